@@ -1,0 +1,113 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "laurel",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "laurel", targets: ["laurel"]),
+        .executable(name: "laurel-load", targets: ["laurel-load"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+    ],
+    targets: [
+        // libpq, found with pkg-config (Debian: libpq-dev).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+
+        // JSON values, a strict parser and a compact writer; shared by the codec, catalogs and stored pushes.
+        .target(name: "LaurelJSON", swiftSettings: strict),
+
+        // The pure core: domain model and rules. No I/O, no NIO, no libpq.
+        .target(name: "LaurelCore", dependencies: ["LaurelJSON"], swiftSettings: strict),
+
+        // The wire protocol: framing, typed requests, responses and pushes.
+        .target(
+            name: "LaurelProtocol",
+            dependencies: ["LaurelCore", "LaurelJSON", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+
+        // What the server needs from storage, as protocols and records; no database here.
+        .target(name: "LaurelStore", dependencies: ["LaurelCore", "LaurelJSON"], swiftSettings: strict),
+
+        // PostgreSQL through libpq: connections on threads of their own, a pool, migrations, the store.
+        .target(
+            name: "LaurelPostgres",
+            dependencies: [
+                "CLibPQ", "LaurelCore", "LaurelJSON", "LaurelStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // The TCP server: connections, sessions, user actors, pushes.
+        .target(
+            name: "LaurelServer",
+            dependencies: [
+                "LaurelCore", "LaurelProtocol", "LaurelStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Catalogs")],
+            swiftSettings: strict
+        ),
+
+        .executableTarget(
+            name: "laurel",
+            dependencies: [
+                "LaurelServer", "LaurelPostgres", "LaurelCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "laurel-load",
+            dependencies: [
+                "LaurelProtocol", "LaurelPostgres",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "LaurelCoreTests", dependencies: ["LaurelCore", "LaurelJSON"], swiftSettings: strict),
+        .testTarget(
+            name: "LaurelProtocolTests",
+            dependencies: [
+                "LaurelProtocol", "LaurelJSON", "LaurelCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LaurelIntegrationTests",
+            dependencies: [
+                "LaurelServer", "LaurelPostgres", "LaurelProtocol", "LaurelCore", "LaurelStore", "LaurelJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,75 @@
+/// An ISO 8601 week (Monday to Sunday) of local dates, named by its ISO year and week number; the unit of
+/// `best_week` and `perfect_weeks`.
+public struct ISOWeek: Hashable, Comparable, Sendable {
+    /// The ISO week-numbering year, which differs from the calendar year around New Year.
+    public let year: Int
+    /// 1...53.
+    public let week: Int
+
+    public init(year: Int, week: Int) {
+        self.year = year
+        self.week = week
+    }
+
+    /// The Monday that starts the week.
+    public var monday: LocalDay {
+        let januaryFourth = LocalDay(daysSince1970: LocalDay.dayNumber(year: year, month: 1, day: 4))
+        let firstMonday = januaryFourth.adding(days: 1 - januaryFourth.weekday.rawValue)
+        return firstMonday.adding(days: (week - 1) * 7)
+    }
+
+    /// The seven days of the week, Monday first.
+    public var days: [LocalDay] {
+        let start = monday
+        return (0..<7).map { start.adding(days: $0) }
+    }
+
+    public static func < (lhs: ISOWeek, rhs: ISOWeek) -> Bool {
+        (lhs.year, lhs.week) < (rhs.year, rhs.week)
+    }
+}
+
+extension ISOWeek: LosslessStringConvertible {
+    /// `YYYY-Www`, as ISO 8601 writes week dates.
+    public var description: String {
+        LocalDay.padded(year, 4) + "-W" + LocalDay.padded(week, 2)
+    }
+
+    /// Parses `YYYY-Www`.
+    public init?(_ description: String) {
+        let parts = description.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 3, parts[1].first == "W",
+              let year = Int(parts[0]), let week = Int(parts[1].dropFirst()), (1...53).contains(week)
+        else { return nil }
+        self.init(year: year, week: week)
+    }
+}
+
+extension ISOWeek: Codable, CodingKeyRepresentable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let week = ISOWeek(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a YYYY-Www week: \(text)")
+        }
+        self = week
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    public var codingKey: any CodingKey { WeekKey(stringValue: description) }
+
+    public init?<T: CodingKey>(codingKey: T) {
+        self.init(codingKey.stringValue)
+    }
+
+    private struct WeekKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

@@ -1,0 +1,83 @@
+/// One change of a setting with history: from `effective` on (inclusive) the setting has `value`, until a
+/// later change.
+public struct DatedSetting<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+    public var effective: LocalDay
+    public var value: Value
+
+    public init(effective: LocalDay, value: Value) {
+        self.effective = effective
+        self.value = value
+    }
+}
+
+/// The history of the settings that shape a streak walk: the weekly rest day and vacation. A day is judged
+/// by the settings in force on that day, so a change never rewrites earlier days. Before the first change
+/// there is no rest day and no vacation; when several changes share a day the last one wins.
+public struct StreakSettingsHistory: Hashable, Sendable, Codable {
+    public private(set) var restDayChanges: [DatedSetting<Weekday?>]
+    public private(set) var vacationChanges: [DatedSetting<Bool>]
+
+    /// - Parameters:
+    ///   - restDayChanges: rest-day changes in the order they were made (sorted here by day, stably).
+    ///   - vacationChanges: vacation changes in the order they were made (sorted here by day, stably).
+    public init(restDayChanges: [DatedSetting<Weekday?>] = [], vacationChanges: [DatedSetting<Bool>] = []) {
+        self.restDayChanges = StreakSettingsHistory.stablySorted(restDayChanges)
+        self.vacationChanges = StreakSettingsHistory.stablySorted(vacationChanges)
+    }
+
+    /// Records a rest-day change effective from `day` (normally today).
+    public mutating func setRestDay(_ weekday: Weekday?, from day: LocalDay) {
+        StreakSettingsHistory.insert(DatedSetting(effective: day, value: weekday), into: &restDayChanges)
+    }
+
+    /// Records turning vacation on or off from `day` (normally today).
+    public mutating func setVacation(_ on: Bool, from day: LocalDay) {
+        StreakSettingsHistory.insert(DatedSetting(effective: day, value: on), into: &vacationChanges)
+    }
+
+    /// The rest day in force on `day`.
+    public func restDay(on day: LocalDay) -> Weekday? {
+        StreakSettingsHistory.value(on: day, in: restDayChanges) ?? nil
+    }
+
+    public func isRestDay(_ day: LocalDay) -> Bool {
+        restDay(on: day) == day.weekday
+    }
+
+    public func isVacation(_ day: LocalDay) -> Bool {
+        StreakSettingsHistory.value(on: day, in: vacationChanges) ?? false
+    }
+
+    /// Whether an inactive `day` keeps a streak without costing anything (a rest day or a vacation day).
+    public func excuses(_ day: LocalDay) -> Bool {
+        isVacation(day) || isRestDay(day)
+    }
+
+    /// The day of the latest change, if any; a change effective before days already walked needs a full
+    /// recomputation of the streaks.
+    public var latestChangeDay: LocalDay? {
+        [restDayChanges.last?.effective, vacationChanges.last?.effective].compactMap { $0 }.max()
+    }
+
+    private static func value<Value>(on day: LocalDay, in changes: [DatedSetting<Value>]) -> Value? {
+        // The first change effective after `day`; the one before it is in force.
+        var low = 0
+        var high = changes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if changes[middle].effective <= day { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : changes[low - 1].value
+    }
+
+    private static func insert<Value>(_ change: DatedSetting<Value>, into changes: inout [DatedSetting<Value>]) {
+        let index = changes.lastIndex { $0.effective <= change.effective }.map { $0 + 1 } ?? 0
+        changes.insert(change, at: index)
+    }
+
+    private static func stablySorted<Value>(_ changes: [DatedSetting<Value>]) -> [DatedSetting<Value>] {
+        changes.enumerated()
+            .sorted { ($0.element.effective, $0.offset) < ($1.element.effective, $1.offset) }
+            .map(\.element)
+    }
+}

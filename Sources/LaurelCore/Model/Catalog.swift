@@ -1,0 +1,32 @@
+/// A server catalog: the built-in activities, lessons and accepted event names every user shares. The server
+/// runs with one catalog, chosen at start (`standfit` by default).
+public struct Catalog: Sendable {
+    public var name: String
+    public var activities: [Activity]
+    public var lessons: [Lesson]
+    public var eventNames: [String]
+
+    public init(name: String, activities: [Activity], lessons: [Lesson] = [], eventNames: [String] = []) {
+        self.name = name
+        self.activities = activities
+        self.lessons = lessons
+        self.eventNames = eventNames
+    }
+
+    /// The built-in activity with this id or (case-insensitive) name.
+    public func builtinActivity(named idOrName: String) -> Activity? {
+        let key = idOrName.lowercased()
+        return activities.first { $0.id.lowercased() == key || $0.name.lowercased() == key }
+    }
+
+    /// A lesson of a catalog that teaches (`mindful`).
+    public struct Lesson: Sendable, Equatable {
+        public var id: String
+        public var category: String
+
+        public init(id: String, category: String) {
+            self.id = id
+            self.category = category
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// Per-user limits of rules.md ("Limits and validation"), configurable by the operator.
+public struct UserLimits: Sendable, Equatable {
+    public var customActivities: Int
+    public var templates: Int
+    /// Sustained logs per second (token bucket refill rate) and the burst a syncing device may send at once.
+    public var logsPerSecond: Double
+    public var logBurst: Int
+
+    public init(customActivities: Int = 200, templates: Int = 100, logsPerSecond: Double = 50, logBurst: Int = 1000) {
+        self.customActivities = customActivities
+        self.templates = templates
+        self.logsPerSecond = logsPerSecond
+        self.logBurst = logBurst
+    }
+}

@@ -1,0 +1,66 @@
+/// Decides which achievements a user unlocks now, and the XP and level that follow.
+///
+/// A `level` rule depends on XP, and XP grows by 50 with each unlock, so evaluation repeats until nothing
+/// more unlocks (a fixed point; it ends because each round unlocks at least one of finitely many).
+public enum AchievementEvaluator {
+    /// The outcome of one evaluation.
+    public struct Outcome: Hashable, Sendable {
+        /// The achievements unlocked now, in unlock order: the order of the definitions given (catalog order,
+        /// then templates as the caller lists them), whatever round of the fixed point unlocked them.
+        public var newlyUnlocked: [AchievementDefinition]
+        /// XP after the new unlocks.
+        public var xp: Int
+        /// The level that XP gives (what the profile shows; it can be below `highestLevel` after deletions).
+        public var level: Int
+        /// The highest level ever reached, including now.
+        public var highestLevel: Int
+        /// Whether `highestLevel` grew, which is when a `LEVEL` push is due.
+        public var reachedNewLevel: Bool
+        public var xpToNextLevel: Int
+    }
+
+    /// - Parameters:
+    ///   - definitions: the achievements being evaluated (active ones only), in catalog order.
+    ///   - measures: the user's measures now.
+    ///   - alreadyUnlocked: ids of every achievement the user unlocked before; they are skipped, and each
+    ///     counts 50 XP. Include unlocks that are no longer listed if they should still count for XP.
+    ///   - challengeXP: XP of the challenges the user completed.
+    ///   - highestLevelReached: the highest level reached before (1 for a new user); the `level` rule
+    ///     measures the higher of this and the level the XP gives.
+    public static func evaluate(
+        definitions: [AchievementDefinition],
+        measures: ProgressMeasures,
+        alreadyUnlocked: Set<String>,
+        challengeXP: Int = 0,
+        highestLevelReached: Int = 1
+    ) -> Outcome {
+        let baseXP = measures.baseXP + challengeXP
+        var unlockedIDs = alreadyUnlocked
+        var newlyUnlockedIndices: [Int] = []
+        var xp = baseXP + ExperienceFormula.perAchievement * unlockedIDs.count
+        var highest = max(highestLevelReached, 1)
+
+        while true {
+            highest = max(highest, LevelCurve.level(forXP: xp))
+            var unlockedThisRound = false
+            for (index, definition) in definitions.enumerated() where !unlockedIDs.contains(definition.id) {
+                guard definition.isMet(by: measures.measure(of: definition.rule, level: highest)) else { continue }
+                unlockedIDs.insert(definition.id)
+                newlyUnlockedIndices.append(index)
+                unlockedThisRound = true
+            }
+            guard unlockedThisRound else { break }
+            xp = baseXP + ExperienceFormula.perAchievement * unlockedIDs.count
+        }
+
+        let level = LevelCurve.level(forXP: xp)
+        return Outcome(
+            newlyUnlocked: newlyUnlockedIndices.sorted().map { definitions[$0] },
+            xp: xp,
+            level: level,
+            highestLevel: highest,
+            reachedNewLevel: highest > max(highestLevelReached, 1),
+            xpToNextLevel: LevelCurve.xpToNextLevel(forXP: xp)
+        )
+    }
+}

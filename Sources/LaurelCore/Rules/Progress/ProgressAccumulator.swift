@@ -1,0 +1,214 @@
+/// A compact per-user running state from which every measure and the streak follow, updated with one new
+/// fact at a time without reading the history. The server stores it (it is `Codable`) next to the facts.
+///
+/// What it can take incrementally: new logs (including backfilled ones, at any day), new lesson completions
+/// and new events. What needs `init(rebuildingFrom:settings:speedWindows:)` (a full recomputation) instead:
+/// deleting a log, a settings change effective before the last active day (see `acceptsSettingsChange`),
+/// and nothing else; a newly required speed window needs only `track(_:logs:)`.
+///
+/// The state grows with the number of active days and (activity, day) pairs, not with the number of logs.
+public struct ProgressAccumulator: Hashable, Sendable, Codable {
+    public private(set) var totalLogs = 0
+    /// Sorted ascending.
+    public private(set) var activeDays: [LocalDay] = []
+    public private(set) var speedWindows: Set<SpeedWindow> = []
+    private var activities: [String: ActivityTally] = [:]
+    private var days: [LocalDay: DayTally] = [:]
+    private var activeDaysByWeek: [ISOWeek: Int] = [:]
+    private var perfectWeeks = 0
+    private var busiestDay = 0
+    private var dayVariety = 0
+    private var earliestLocalHour: Int?
+    private var latestLocalHour: Int?
+    /// Lesson id to category.
+    private var completedLessons: [String: String] = [:]
+    private var lessonsByCategory: [String: Int] = [:]
+    private var events: [String: Int] = [:]
+    private var speeds: [SpeedWindow: Int] = [:]
+    private var streak = StreakWalker(usesFreezes: true)
+
+    /// An empty state tracking these speed windows.
+    public init(speedWindows: Set<SpeedWindow> = []) {
+        self.speedWindows = speedWindows
+        for window in speedWindows { speeds[window] = 0 }
+    }
+
+    /// The state for all `facts`, fed one by one; the fallback after a deletion.
+    /// - Parameters:
+    ///   - facts: live logs, lesson completions and events.
+    ///   - settings: the rest-day and vacation history.
+    ///   - speedWindows: the windows to track.
+    public init(rebuildingFrom facts: ProgressFacts, settings: StreakSettingsHistory, speedWindows: Set<SpeedWindow>) {
+        self.init()
+        for lesson in facts.lessons { record(lesson, settings: settings) }
+        for event in facts.events { record(event) }
+        for log in facts.logs.sorted(by: { ($0.day, $0.at) < ($1.day, $1.at) }) {
+            record(log, neighbours: [], settings: settings)
+        }
+        let logsByActivity = Dictionary(grouping: facts.logs, by: \.activity)
+        for window in speedWindows { track(window, logs: logsByActivity[window.activity] ?? []) }
+    }
+
+    /// Adds one new live log.
+    /// - Parameters:
+    ///   - log: the new log; its id must not have been recorded before.
+    ///   - neighbours: for each tracked speed window of the log's activity, the live logs of that activity
+    ///     whose `at` lies at most that many minutes before or after `log.at` (the server queries them with
+    ///     the largest such window). Pass `[]` when the activity has no tracked window. The log itself may
+    ///     be included.
+    ///   - settings: the rest-day and vacation history.
+    public mutating func record(_ log: LoggedFact, neighbours: [LoggedFact], settings: StreakSettingsHistory) {
+        totalLogs += 1
+        earliestLocalHour = min(earliestLocalHour ?? log.localHour, log.localHour)
+        latestLocalHour = max(latestLocalHour ?? log.localHour, log.localHour)
+
+        var tally = activities[log.activity] ?? ActivityTally()
+        let firstOfActivityThatDay = tally.add(log, settings: settings)
+        activities[log.activity] = tally
+
+        var dayTally = days[log.day] ?? DayTally()
+        dayTally.logs += 1
+        if firstOfActivityThatDay { dayTally.activities += 1 }
+        days[log.day] = dayTally
+        busiestDay = max(busiestDay, dayTally.logs)
+        dayVariety = max(dayVariety, dayTally.activities)
+
+        markActive(log.day, settings: settings)
+
+        for window in speedWindows where window.activity == log.activity {
+            speeds[window] = max(speeds[window] ?? 0, window.bestContaining(log, neighbours: neighbours))
+        }
+    }
+
+    /// Adds one lesson completion; a lesson already completed changes nothing.
+    public mutating func record(_ lesson: LessonCompletion, settings: StreakSettingsHistory) {
+        guard completedLessons[lesson.lesson] == nil else { return }
+        completedLessons[lesson.lesson] = lesson.category
+        lessonsByCategory[lesson.category, default: 0] += 1
+        markActive(lesson.day, settings: settings)
+    }
+
+    /// Adds one reported event.
+    public mutating func record(_ event: ReportedEvent) {
+        events[event.name, default: 0] += 1
+    }
+
+    /// Starts tracking a speed window (a template gained a `speed` tier).
+    /// - Parameters:
+    ///   - window: the window.
+    ///   - logs: every live log of the window's activity.
+    public mutating func track(_ window: SpeedWindow, logs: [LoggedFact]) {
+        speedWindows.insert(window)
+        speeds[window] = window.best(in: logs)
+    }
+
+    /// Whether a settings change effective from `day` can be applied to this state as is. Days up to the
+    /// last active day have been walked with the settings then in force, so a change reaching before it
+    /// needs a rebuild.
+    public func acceptsSettingsChange(effective day: LocalDay) -> Bool {
+        streak.lastActiveDay.map { day >= $0 } ?? true
+    }
+
+    /// The daily streak today.
+    /// - Parameters:
+    ///   - today: the user's local date now.
+    ///   - settings: the rest-day and vacation history.
+    public func streak(today: LocalDay, settings: StreakSettingsHistory) -> StreakState {
+        var ignored: [StreakEvent] = []
+        return streak.state(today: today, settings: settings, events: &ignored)
+    }
+
+    public var measures: ProgressMeasures {
+        var measures = ProgressMeasures()
+        measures.totalLogs = totalLogs
+        measures.activeDays = activeDays.count
+        measures.completedLessons = completedLessons.count
+        measures.longestStreak = streak.longest
+        measures.perfectWeeks = perfectWeeks
+        measures.dayVariety = dayVariety
+        measures.busiestDay = busiestDay
+        measures.earliestLocalHour = earliestLocalHour
+        measures.latestLocalHour = latestLocalHour
+        measures.activities = activities.mapValues(\.measures)
+        measures.speeds = speeds
+        measures.lessonsByCategory = lessonsByCategory
+        measures.events = events
+        return measures
+    }
+
+    private mutating func markActive(_ day: LocalDay, settings: StreakSettingsHistory) {
+        let index = activeDays.insertionIndex(of: day)
+        guard index == activeDays.count || activeDays[index] != day else { return }
+        activeDays.insert(day, at: index)
+
+        let week = day.isoWeek
+        activeDaysByWeek[week, default: 0] += 1
+        if activeDaysByWeek[week] == 7 { perfectWeeks += 1 }
+
+        if streak.lastActiveDay.map({ day > $0 }) ?? true {
+            var ignored: [StreakEvent] = []
+            streak.recordActive(day, settings: settings, events: &ignored)
+        } else {
+            streak = StreakCalculator.walk(activeDays: activeDays, settings: settings, today: day).walker
+        }
+    }
+}
+
+/// Running figures of one activity inside `ProgressAccumulator`.
+struct ActivityTally: Hashable, Sendable, Codable {
+    var total = 0
+    var logs = 0
+    var bestDay = 0
+    var bestWeek = 0
+    var dailyAmounts: [LocalDay: Int] = [:]
+    var weeklyAmounts: [ISOWeek: Int] = [:]
+    var streak = StreakWalker(usesFreezes: false)
+
+    /// Adds a log; returns whether it is the activity's first log on its day.
+    mutating func add(_ log: LoggedFact, settings: StreakSettingsHistory) -> Bool {
+        total += log.amount
+        logs += 1
+        let previousDayAmount = dailyAmounts[log.day]
+        let dayAmount = (previousDayAmount ?? 0) + log.amount
+        dailyAmounts[log.day] = dayAmount
+        bestDay = max(bestDay, dayAmount)
+        let week = log.day.isoWeek
+        let weekAmount = weeklyAmounts[week, default: 0] + log.amount
+        weeklyAmounts[week] = weekAmount
+        bestWeek = max(bestWeek, weekAmount)
+
+        guard previousDayAmount == nil else { return false }
+        if streak.lastActiveDay.map({ log.day > $0 }) ?? true {
+            var ignored: [StreakEvent] = []
+            streak.recordActive(log.day, settings: settings, events: &ignored)
+        } else {
+            streak = StreakCalculator.activityWalker(days: dailyAmounts.keys, settings: settings)
+        }
+        return true
+    }
+
+    var measures: ActivityMeasures {
+        ActivityMeasures(total: total, logs: logs, bestDay: bestDay, bestWeek: bestWeek, longestStreak: streak.longest)
+    }
+}
+
+/// Running figures of one day inside `ProgressAccumulator`.
+struct DayTally: Hashable, Sendable, Codable {
+    var logs = 0
+    /// Distinct activities logged that day.
+    var activities = 0
+}
+
+extension Array where Element == LocalDay {
+    /// Where `day` is or would go in this ascending array.
+    fileprivate func insertionIndex(of day: LocalDay) -> Int {
+        if let last, last < day { return count }
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < day { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,78 @@
+/// The per-activity part of `ProgressMeasures`.
+public struct ActivityMeasures: Hashable, Sendable, Codable {
+    /// Sum of `amount` of live logs (`activity_total`, and PROFILE's `by_activity`).
+    public var total: Int
+    public var logs: Int
+    public var bestDay: Int
+    public var bestWeek: Int
+    public var longestStreak: Int
+
+    public init(total: Int = 0, logs: Int = 0, bestDay: Int = 0, bestWeek: Int = 0, longestStreak: Int = 0) {
+        self.total = total
+        self.logs = logs
+        self.bestDay = bestDay
+        self.bestWeek = bestWeek
+        self.longestStreak = longestStreak
+    }
+}
+
+/// Every figure the achievement rules measure, derived from a user's facts (by `ProgressRecomputation` or
+/// `ProgressAccumulator`, which must agree). None of these depend on today; the `level` measure is supplied
+/// at evaluation because it depends on unlocks.
+public struct ProgressMeasures: Hashable, Sendable, Codable {
+    public var totalLogs = 0
+    public var activeDays = 0
+    /// Distinct lessons completed.
+    public var completedLessons = 0
+    public var longestStreak = 0
+    public var perfectWeeks = 0
+    public var dayVariety = 0
+    public var busiestDay = 0
+    /// The earliest and latest local hour any live log fell in.
+    public var earliestLocalHour: Int?
+    public var latestLocalHour: Int?
+    /// Only activities with at least one live log appear.
+    public var activities: [String: ActivityMeasures] = [:]
+    /// Only tracked windows appear.
+    public var speeds: [SpeedWindow: Int] = [:]
+    /// Distinct lessons completed, by category.
+    public var lessonsByCategory: [String: Int] = [:]
+    /// Reported events, by name.
+    public var events: [String: Int] = [:]
+
+    public init() {}
+
+    /// XP earned from facts alone: logs, lessons and active days, before achievements and challenges.
+    public var baseXP: Int {
+        ExperienceFormula.xp(
+            liveLogs: totalLogs, completedLessons: completedLessons, activeDays: activeDays,
+            unlockedAchievements: 0, challengeXP: 0
+        )
+    }
+
+    /// The rule's measure. Measures are never above what the rule allows (0 or 1 for an hour rule, the set's
+    /// size for `distinct_activities`); capping at the target is only for display.
+    /// - Parameters:
+    ///   - rule: the rule.
+    ///   - level: the level reached, for the `level` rule.
+    public func measure(of rule: AchievementRule, level: Int) -> Int {
+        switch rule {
+        case .totalLogs: totalLogs
+        case .activityTotal(let activity): activities[activity]?.total ?? 0
+        case .streak: longestStreak
+        case .activityStreak(let activity): activities[activity]?.longestStreak ?? 0
+        case .bestDay(let activity): activities[activity]?.bestDay ?? 0
+        case .bestWeek(let activity): activities[activity]?.bestWeek ?? 0
+        case .speed(let activity, let minutes): speeds[SpeedWindow(activity: activity, minutes: minutes)] ?? 0
+        case .dayVariety: dayVariety
+        case .distinctActivities(let set): set.count(where: { (activities[$0]?.logs ?? 0) > 0 })
+        case .logsBefore(let hour): (earliestLocalHour.map { $0 < hour } ?? false) ? 1 : 0
+        case .logsAfter(let hour): (latestLocalHour.map { $0 >= hour } ?? false) ? 1 : 0
+        case .perfectWeeks: perfectWeeks
+        case .busiestDay: busiestDay
+        case .lessons(let category): category.map { lessonsByCategory[$0] ?? 0 } ?? completedLessons
+        case .events(let name): events[name] ?? 0
+        case .level: level
+        }
+    }
+}

@@ -1,0 +1,103 @@
+extension JSONValue {
+    /// The compact JSON text of the value: no whitespace, object members in insertion order,
+    /// strings escaped per RFC 8259.
+    ///
+    /// Doubles are written in the shortest form that parses back to the same value, always with a
+    /// fraction or exponent so they stay doubles when read again. JSON has no infinities or NaN;
+    /// non-finite doubles are written as `null`.
+    public func serialized() -> String {
+        var bytes: [UInt8] = []
+        write(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the compact JSON text of the value (see ``serialized()``) as UTF-8.
+    public func write(into bytes: inout [UInt8]) {
+        switch self {
+        case .null:
+            bytes.append(contentsOf: "null".utf8)
+        case .bool(let value):
+            bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        case .int(let value):
+            JSONTextWriter.writeInteger(value, into: &bytes)
+        case .double(let value):
+            if value.isFinite {
+                bytes.append(contentsOf: value.description.utf8)
+            } else {
+                bytes.append(contentsOf: "null".utf8)
+            }
+        case .string(let value):
+            JSONTextWriter.writeString(value, into: &bytes)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 {
+                    bytes.append(UInt8(ascii: ","))
+                }
+                element.write(into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            bytes.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, value) in object {
+                if !first {
+                    bytes.append(UInt8(ascii: ","))
+                }
+                first = false
+                JSONTextWriter.writeString(key, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                value.write(into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+}
+
+/// The byte-level pieces of JSON output shared by ``JSONValue/write(into:)``.
+enum JSONTextWriter {
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    static func writeInteger(_ value: Int, into bytes: inout [UInt8]) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+        }
+        // Working on the magnitude as UInt means Int.min needs no special case.
+        var magnitude = value.magnitude
+        let firstDigit = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[firstDigit...].reverse()
+    }
+
+    static func writeString(_ string: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            for (offset, byte) in utf8.enumerated()
+            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
+                bytes.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    bytes.append(contentsOf: "u00".utf8)
+                    bytes.append(hexDigits[Int(byte >> 4)])
+                    bytes.append(hexDigits[Int(byte & 0x0F)])
+                }
+                runStart = offset + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// C copies of Swift strings (nil stays a null pointer) that live as long as this object, for
+/// libpq calls that take `const char *const *` arrays.
+final class CStringArray {
+    private let pointers: [UnsafeMutablePointer<CChar>?]
+
+    init(_ strings: [String?]) {
+        pointers = strings.map { string in
+            string.map { value in
+                guard let copy = strdup(value) else { fatalError("strdup failed: out of memory") }
+                return copy
+            }
+        }
+    }
+
+    deinit {
+        for pointer in pointers {
+            free(pointer)
+        }
+    }
+
+    /// Calls `body` with the strings followed by one null pointer, as `PQconnectdbParams` wants.
+    func withNullTerminatedPointers<Result>(_ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+        let constPointers = pointers.map { $0.map { UnsafePointer($0) } } + [nil]
+        return constPointers.withUnsafeBufferPointer { buffer in
+            body(buffer.baseAddress!)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A unit of work waiting for a pool connection. Exactly one of `run` and `fail` is called.
+struct PoolJob: Sendable {
+    let id: UInt64
+    let run: @Sendable (PostgresConnection) -> Void
+    let fail: @Sendable (any Error) -> Void
+}
+
+/// The pool's first-in, first-out line of waiting work. Every database thread of the pool takes
+/// its next job from here, so whichever connection frees up first serves the oldest waiter.
+final class PoolJobQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [PoolJob] = []
+    /// Index of the oldest job in `jobs`; taken jobs are dropped in batches, not one by one.
+    private var head = 0
+    private var isClosed = false
+    private var runningWorkers: Int
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    private var lastJobID: UInt64 = 0
+
+    init(workers: Int) {
+        runningWorkers = workers
+    }
+
+    var queuedCount: Int {
+        condition.withLock { jobs.count - head }
+    }
+
+    func makeJobID() -> UInt64 {
+        condition.withLock {
+            lastJobID += 1
+            return lastJobID
+        }
+    }
+
+    /// Adds a job at the back; false when the pool is closed and the job was not taken.
+    func enqueue(_ job: PoolJob) -> Bool {
+        condition.withLock {
+            guard !isClosed else { return false }
+            jobs.append(job)
+            condition.signal()
+            return true
+        }
+    }
+
+    /// Takes a job back out if no thread has started it yet (its caller was cancelled).
+    func removeQueued(id: UInt64) -> PoolJob? {
+        condition.withLock {
+            guard let index = jobs[head...].firstIndex(where: { $0.id == id }) else { return nil }
+            return jobs.remove(at: index)
+        }
+    }
+
+    /// Blocks the calling database thread until there is a job, or returns nil once the pool closes.
+    func next() -> PoolJob? {
+        condition.withLock {
+            while !isClosed && head == jobs.count {
+                condition.wait()
+            }
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024 {
+                jobs.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    /// Stops taking jobs and returns those still waiting, for the caller to fail. Threads finish
+    /// the job they are running, then see the queue closed and stop.
+    func close() -> [PoolJob] {
+        condition.withLock {
+            isClosed = true
+            let abandoned = Array(jobs[head...])
+            jobs.removeAll()
+            head = 0
+            condition.broadcast()
+            return abandoned
+        }
+    }
+
+    /// Called by each database thread as its last act.
+    func workerStopped() {
+        let waiters: [CheckedContinuation<Void, Never>] = condition.withLock {
+            runningWorkers -= 1
+            guard runningWorkers == 0 else { return [] }
+            defer { stopWaiters.removeAll() }
+            return stopWaiters
+        }
+        for waiter in waiters {
+            waiter.resume()
+        }
+    }
+
+    func waitUntilWorkersStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let stopped = condition.withLock {
+                if runningWorkers == 0 { return true }
+                stopWaiters.append(continuation)
+                return false
+            }
+            if stopped {
+                continuation.resume()
+            }
+        }
+    }
+}

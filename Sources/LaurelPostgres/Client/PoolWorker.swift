@@ -1,0 +1,72 @@
+import Logging
+
+/// The loop one database thread of a `PostgresPool` runs: take the next job, make sure this
+/// thread's connection is healthy (opening it on first use or after a loss), run the job, and
+/// bring the connection back to idle. The connection never leaves this thread.
+struct PoolWorker: Sendable {
+    let configuration: PostgresConfiguration
+    let queue: PoolJobQueue
+    let backoff: LockedValue<ReconnectBackoff>
+    let logger: Logger
+
+    func run() {
+        LibPQThreadAudit.markCurrentThreadAsDatabaseThread()
+        var connection: PostgresConnection?
+        while let job = queue.next() {
+            if let idle = connection, !idle.isUsableAfterIdle() {
+                idle.logger.info("Replacing a PostgreSQL connection that was lost while idle")
+                connection = nil
+            }
+            let current: PostgresConnection
+            if let connection {
+                current = connection
+            } else {
+                do {
+                    current = try open()
+                } catch {
+                    job.fail(error)
+                    continue
+                }
+                connection = current
+            }
+            job.run(current)
+            if !current.resetAfterUse() {
+                current.logger.info(
+                    "Discarding a PostgreSQL connection",
+                    metadata: ["postgres.error": "\(current.lastErrorMessage ?? "not idle after use")"]
+                )
+                connection = nil
+            }
+        }
+        connection = nil  // closes it here, on its own thread
+        queue.workerStopped()
+    }
+
+    /// Opens a connection unless a recent attempt failed and the backoff wait is still running,
+    /// in which case it fails at once.
+    private func open() throws(PostgresError) -> PostgresConnection {
+        let now = ContinuousClock.now
+        let refusal: String? = backoff.withLock { state in
+            state.permitsAttempt(at: now) ? nil : (state.lastFailure ?? "connection failed")
+        }
+        if let refusal {
+            throw .connection("not reconnecting yet (backoff) after: \(refusal)")
+        }
+        do {
+            let connection = try PostgresConnection.connect(configuration: configuration, logger: logger)
+            backoff.withLock { $0.recordSuccess() }
+            return connection
+        } catch {
+            let message = error.connectionMessage
+            let delay = backoff.withLock { state in
+                state.recordFailure(message, at: .now)
+                return state.delay
+            }
+            logger.warning(
+                "Could not connect to PostgreSQL",
+                metadata: ["postgres.error": "\(message)", "postgres.retry_after": "\(delay ?? .zero)"]
+            )
+            throw error
+        }
+    }
+}

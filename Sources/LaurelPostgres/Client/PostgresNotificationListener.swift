@@ -1,0 +1,197 @@
+import Foundation
+import Logging
+
+/// Receives PostgreSQL `NOTIFY` messages on a dedicated connection and thread and delivers them
+/// as an `AsyncStream`.
+///
+/// When the connection is lost, the listener reconnects (waiting 100 ms, doubling to 5 s while
+/// attempts fail) and LISTENs again. Notifications sent while it was disconnected are lost, as
+/// PostgreSQL keeps none for absent listeners.
+public final class PostgresNotificationListener: Sendable {
+    /// Every notification on the channels, in arrival order. One consumer should iterate it; it
+    /// ends after `stop()`. It buffers without limit, so the consumer should keep up.
+    public let notifications: AsyncStream<PostgresNotification>
+
+    private let continuation: AsyncStream<PostgresNotification>.Continuation
+    private let loop: ListenerLoop
+
+    /// - Parameters:
+    ///   - configuration: where to connect.
+    ///   - channels: channel names, exactly as given to `pg_notify` (case matters).
+    ///   - logger: receives connection losses and reconnects.
+    public init(configuration: PostgresConfiguration, channels: [String], logger: Logger) {
+        let (stream, continuation) = AsyncStream.makeStream(of: PostgresNotification.self)
+        self.notifications = stream
+        self.continuation = continuation
+        self.loop = ListenerLoop(
+            configuration: configuration,
+            channels: channels,
+            logger: logger,
+            continuation: continuation,
+            control: ListenerControl()
+        )
+    }
+
+    deinit {
+        loop.control.requestStop()
+        continuation.finish()
+    }
+
+    /// Starts the listening thread; it connects in the background. Calling it again does nothing.
+    public func start() {
+        guard loop.control.markStarted() else { return }
+        let loop = self.loop
+        let thread = Thread { loop.run() }
+        thread.name = "laurel-db-listener"
+        thread.start()
+    }
+
+    /// Stops the thread (within about a quarter of a second, or one connect timeout while it is
+    /// connecting), closes the connection and ends `notifications`.
+    public func stop() async {
+        loop.control.requestStop()
+        await loop.control.waitUntilStopped()
+        continuation.finish()
+    }
+}
+
+/// The listening thread's loop: connect and LISTEN, then wait for input with `poll` in short
+/// slices so that a stop request is seen promptly.
+struct ListenerLoop: Sendable {
+    let configuration: PostgresConfiguration
+    let channels: [String]
+    let logger: Logger
+    let continuation: AsyncStream<PostgresNotification>.Continuation
+    let control: ListenerControl
+
+    static let pollSliceMilliseconds: Int32 = 250
+
+    func run() {
+        LibPQThreadAudit.markCurrentThreadAsDatabaseThread()
+        var backoff = ReconnectBackoff()
+        while !control.isStopRequested {
+            let connection: PostgresConnection
+            do {
+                connection = try connectAndListen()
+            } catch {
+                backoff.recordFailure(error.connectionMessage, at: .now)
+                let delay = backoff.delay ?? ReconnectBackoff.initialDelay
+                logger.warning(
+                    "Notification listener could not connect",
+                    metadata: ["postgres.error": "\(error.connectionMessage)", "postgres.retry_after": "\(delay)"]
+                )
+                control.sleep(for: delay)
+                continue
+            }
+            backoff.recordSuccess()
+            connection.logger.debug("Listening for notifications", metadata: ["postgres.channels": "\(channels)"])
+            receive(on: connection)
+        }
+        control.markStopped()
+    }
+
+    private func connectAndListen() throws(PostgresError) -> PostgresConnection {
+        let connection = try PostgresConnection.connect(configuration: configuration, logger: logger)
+        if !channels.isEmpty {
+            try connection.simpleQuery(channels.map { "LISTEN \(quotedIdentifier($0))" }.joined(separator: "; "))
+        }
+        return connection
+    }
+
+    /// Delivers notifications until the connection fails or a stop is requested.
+    private func receive(on connection: PostgresConnection) {
+        while !control.isStopRequested {
+            switch connection.waitForInput(timeoutMilliseconds: Self.pollSliceMilliseconds) {
+            case .timedOut:
+                continue
+            case .failed(let reason):
+                connection.logger.warning("Notification listener lost its connection", metadata: ["postgres.error": "\(reason)"])
+                return
+            case .readable:
+                let healthy = connection.consumeInput()
+                for notification in connection.takeNotifications() {
+                    continuation.yield(notification)
+                }
+                if !healthy {
+                    connection.logger.warning(
+                        "Notification listener lost its connection",
+                        metadata: ["postgres.error": "\(connection.lastErrorMessage ?? "connection closed")"]
+                    )
+                    return
+                }
+            }
+        }
+    }
+
+    private func quotedIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Start, stop and sleep coordination between a listener and its thread.
+final class ListenerControl: @unchecked Sendable {
+    private enum State {
+        case idle, running, stopping, stopped
+    }
+
+    private let condition = NSCondition()
+    private var state = State.idle
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// True when the caller should start the thread (the first call, before any stop).
+    func markStarted() -> Bool {
+        condition.withLock {
+            guard state == .idle else { return false }
+            state = .running
+            return true
+        }
+    }
+
+    var isStopRequested: Bool {
+        condition.withLock { state != .running }
+    }
+
+    func requestStop() {
+        condition.withLock {
+            switch state {
+            case .idle: state = .stopped
+            case .running: state = .stopping
+            case .stopping, .stopped: break
+            }
+            condition.broadcast()
+        }
+    }
+
+    /// Sleeps for `duration`, or less when a stop is requested meanwhile.
+    func sleep(for duration: Duration) {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.withLock {
+            while state == .running && condition.wait(until: deadline) {}
+        }
+    }
+
+    func markStopped() {
+        let waiters: [CheckedContinuation<Void, Never>] = condition.withLock {
+            state = .stopped
+            defer { stopWaiters.removeAll() }
+            return stopWaiters
+        }
+        for waiter in waiters {
+            waiter.resume()
+        }
+    }
+
+    func waitUntilStopped() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let stopped = condition.withLock {
+                if state == .stopped { return true }
+                stopWaiters.append(continuation)
+                return false
+            }
+            if stopped {
+                continuation.resume()
+            }
+        }
+    }
+}

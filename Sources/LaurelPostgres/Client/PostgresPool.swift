@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+
+/// A fixed number of PostgreSQL connections, each owned by a database thread of its own.
+///
+/// Work is a synchronous closure that runs entirely on a database thread, where it may block on
+/// libpq; callers suspend meanwhile without blocking their own thread, and are resumed from the
+/// database thread when the closure finishes. While every connection is busy, callers wait in
+/// first-in, first-out order. Connections open on first use; one found broken is dropped and the
+/// next use opens a new one, and while opening fails, further attempts fail fast with
+/// `PostgresError.connection` for a backoff wait (100 ms doubling to 5 s).
+public final class PostgresPool: Sendable {
+    /// The number of connections (and database threads).
+    public let size: Int
+    private let queue: PoolJobQueue
+
+    /// Starts the pool's threads; connections open when work first needs them.
+    /// - Parameters:
+    ///   - configuration: where to connect.
+    ///   - size: the number of connections, at least 1.
+    ///   - logger: receives connection failures and PostgreSQL notices.
+    /// - Parameter firstReconnectDelay: how long callers fail fast after the database could not be reached,
+    ///   doubling with each further failure (up to 5 s).
+    public init(configuration: PostgresConfiguration, size: Int, logger: Logger, firstReconnectDelay: Duration = .milliseconds(100)) {
+        precondition(size > 0, "a PostgresPool needs at least one connection")
+        self.size = size
+        self.queue = PoolJobQueue(workers: size)
+        let backoff = LockedValue(ReconnectBackoff(firstDelay: firstReconnectDelay))
+        for index in 0..<size {
+            var workerLogger = logger
+            workerLogger[metadataKey: "postgres.pool.thread"] = "\(index)"
+            let worker = PoolWorker(configuration: configuration, queue: queue, backoff: backoff, logger: workerLogger)
+            let thread = Thread { worker.run() }
+            thread.name = "laurel-db-\(index)"
+            thread.start()
+        }
+    }
+
+    deinit {
+        for job in queue.close() {
+            job.fail(PostgresError.poolClosed)
+        }
+    }
+
+    /// Runs `body` on a database thread with a connection reserved for it alone.
+    ///
+    /// `body` should do one unit of work and return; a transaction it leaves open is rolled back.
+    /// Throws what `body` throws, `PostgresError.connection` when no connection can be opened,
+    /// `PostgresError.poolClosed` after `close()`, or `CancellationError` when the task is
+    /// cancelled while still waiting for a connection.
+    @discardableResult
+    public func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        let queue = self.queue
+        let id = queue.makeJobID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                guard !Task.isCancelled else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                let job = PoolJob(
+                    id: id,
+                    run: { connection in continuation.resume(with: Result { try body(connection) }) },
+                    fail: { error in continuation.resume(throwing: error) }
+                )
+                if !queue.enqueue(job) {
+                    continuation.resume(throwing: PostgresError.poolClosed)
+                }
+            }
+        } onCancel: {
+            queue.removeQueued(id: id)?.fail(CancellationError())
+        }
+    }
+
+    /// Runs `body` in a transaction on a database thread; see `PostgresConnection.transaction`.
+    @discardableResult
+    public func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        try await withConnection { connection in
+            try connection.transaction(body)
+        }
+    }
+
+    /// Fails waiting callers with `PostgresError.poolClosed`, waits for running work to finish,
+    /// then closes the connections and stops the threads. Later calls throw `poolClosed`.
+    public func close() async {
+        for job in queue.close() {
+            job.fail(PostgresError.poolClosed)
+        }
+        await queue.waitUntilWorkersStopped()
+    }
+
+    /// Work waiting for a connection.
+    var queuedCount: Int {
+        queue.queuedCount
+    }
+}

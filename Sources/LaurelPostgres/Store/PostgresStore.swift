@@ -1,0 +1,93 @@
+import LaurelCore
+import LaurelStore
+import Logging
+
+/// The store on PostgreSQL: every unit of work is one transaction on a pooled connection, run on the pool's
+/// own thread. Writers take the user's row lock first, which serialises a user's evaluation across instances.
+public final class PostgresStore: LaurelStore {
+    let pool: PostgresPool
+
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    public func authenticate(token: String) async throws(StoreError) -> AuthenticatedUser? {
+        do {
+            return try await pool.withConnection { connection in
+                let rows = try connection.query(
+                    """
+                    UPDATE laurel.users u SET last_seen_at = now()
+                      FROM laurel.tokens t
+                     WHERE t.digest = sha256(convert_to($1::text, 'UTF8')) AND t.revoked_at IS NULL AND u.id = t.user_id
+                    RETURNING u.id, u.name
+                    """, [.text(token)])
+                guard let row = rows.first else { return nil }
+                return AuthenticatedUser(id: UserID(Int64(try row.int("id"))), name: try row.string("name"))
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    public func read<T: Sendable>(
+        user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
+    ) async throws -> T {
+        do {
+            return try await pool.transaction { connection in
+                try connection.execute("SET TRANSACTION READ ONLY")
+                return try body(PostgresUserRecords(connection: connection, user: user))
+            }
+        } catch let error as PostgresError {
+            throw StoreError(error)
+        }
+    }
+
+    public func write<T: Sendable>(
+        user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
+    ) async throws -> T {
+        do {
+            return try await pool.transaction { connection in
+                let locked = try connection.query("SELECT 1 FROM laurel.users WHERE id = $1::bigint FOR UPDATE", [.int(Int(user.rawValue))])
+                guard locked.count == 1 else { throw StoreError.unknownUser }
+                return try body(PostgresUserRecords(connection: connection, user: user))
+            }
+        } catch let error as PostgresError {
+            throw StoreError(error)
+        }
+    }
+
+    public func installBuiltinActivities(_ activities: [Activity]) async throws(StoreError) {
+        do {
+            try await pool.transaction { connection in
+                for activity in activities {
+                    try connection.execute(
+                        """
+                        INSERT INTO laurel.activities (id, user_id, name, unit, icon) VALUES ($1::text, NULL, $2::text, $3::text, $4::text)
+                        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, unit = EXCLUDED.unit, icon = EXCLUDED.icon
+                         WHERE laurel.activities.user_id IS NULL
+                        """, [.text(activity.id), .text(activity.name), .text(activity.unit.rawValue), PostgresValue(activity.icon)])
+                }
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+}
+
+extension StoreError {
+    /// Connection trouble is `unavailable` (retry later); anything else is a failure with its reason.
+    init(_ error: any Error) {
+        switch error {
+        case let error as StoreError:
+            self = error
+        case let error as PostgresError:
+            switch error {
+            case .connection(let message): self = .unavailable(message)
+            case .poolClosed: self = .unavailable("the server is shutting down")
+            default: self = .failed(String(describing: error))
+            }
+        default:
+            self = .failed(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelStore
+
+/// One user's records inside one transaction on one connection. Every statement names the user, so no request
+/// can reach another user's rows.
+struct PostgresUserRecords: UserRecords {
+    let connection: PostgresConnection
+    let user: UserID
+
+    var userParameter: PostgresValue { .int(Int(user.rawValue)) }
+
+    func transactionTime() throws -> Date {
+        let row = try connection.query("SELECT \(PostgresTimestamp.column("now()", as: "now"))").first
+        return PostgresTimestamp.date(microseconds: try row.require().int("now"))
+    }
+
+    func userName() throws -> String {
+        try connection.query("SELECT name FROM laurel.users WHERE id = $1::bigint", [userParameter]).first.require().string("name")
+    }
+
+    func currentSettings() throws -> UserSettings {
+        let row = try connection.query(
+            "SELECT time_zone, rest_day, vacation FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id DESC LIMIT 1",
+            [userParameter]
+        ).first.require()
+        return UserSettings(timeZone: try row.string("time_zone"), restDay: try row.optionalInt("rest_day").flatMap(Weekday.init(rawValue:)), vacation: try row.bool("vacation"))
+    }
+
+    func appendSettings(_ settings: UserSettings) throws {
+        try connection.execute(
+            """
+            INSERT INTO laurel.settings (user_id, effective_day, time_zone, rest_day, vacation)
+            VALUES ($1::bigint, (now() AT TIME ZONE $2::text)::date, $2::text, $3::smallint, $4::boolean)
+            """,
+            [userParameter, .text(settings.timeZone), settings.restDay.map { .int($0.rawValue) } ?? .null, .bool(settings.vacation)])
+    }
+
+    func subscription() throws -> SubscriptionState {
+        let row = try connection.query(
+            """
+            SELECT s.tier, s.status, \(PostgresTimestamp.column("s.ends_at", as: "ends_us")), u.trial_used
+              FROM laurel.users u CROSS JOIN LATERAL laurel.subscription_at(u.id) s WHERE u.id = $1::bigint
+            """, [userParameter]
+        ).first.require()
+        guard let status = SubscriptionState.Status(rawValue: try row.string("status")) else {
+            throw StoreError.failed("unknown subscription status")
+        }
+        return SubscriptionState(
+            status: status, endsAt: try row.optionalInt("ends_us").map { PostgresTimestamp.date(microseconds: $0) },
+            trialUsed: try row.bool("trial_used"))
+    }
+
+    func progress() throws -> StoredProgress {
+        let rows = try connection.query(
+            "SELECT xp, level, max_level, current_streak, longest_streak, state::text AS state FROM laurel.progress WHERE user_id = $1::bigint",
+            [userParameter])
+        guard let row = rows.first else { return StoredProgress() }
+        return StoredProgress(
+            xp: try row.int("xp"), level: try row.int("level"), maxLevel: try row.int("max_level"),
+            currentStreak: try row.int("current_streak"), longestStreak: try row.int("longest_streak"),
+            state: try row["state"].map { try JSONParser.parse($0) })
+    }
+
+    func saveProgress(_ progress: StoredProgress) throws {
+        try connection.execute(
+            """
+            INSERT INTO laurel.progress (user_id, xp, level, max_level, current_streak, longest_streak, state, updated_at)
+            VALUES ($1::bigint, $2::bigint, $3::integer, $4::integer, $5::integer, $6::integer, $7::jsonb, now())
+            ON CONFLICT (user_id) DO UPDATE SET xp = EXCLUDED.xp, level = EXCLUDED.level, max_level = EXCLUDED.max_level,
+                current_streak = EXCLUDED.current_streak, longest_streak = EXCLUDED.longest_streak,
+                state = EXCLUDED.state, updated_at = now()
+            """,
+            [userParameter, .int(progress.xp), .int(progress.level), .int(progress.maxLevel), .int(progress.currentStreak),
+             .int(progress.longestStreak), progress.state.map { .text($0.serialized()) } ?? .null])
+    }
+
+    func appendPush(kind: String, data: JSONObject) throws -> StoredPush {
+        let row = try connection.query(
+            """
+            WITH next AS (UPDATE laurel.users SET last_seq = last_seq + 1 WHERE id = $1::bigint RETURNING last_seq)
+            INSERT INTO laurel.pushes (user_id, seq, kind, data)
+            SELECT $1::bigint, next.last_seq, $2::text, $3::jsonb FROM next
+            RETURNING seq, \(PostgresTimestamp.column("created_at", as: "at"))
+            """,
+            [userParameter, .text(kind), .text(JSONValue.object(data).serialized())]
+        ).first.require()
+        return StoredPush(seq: Int64(try row.int("seq")), kind: kind, at: PostgresTimestamp.date(microseconds: try row.int("at")), data: data)
+    }
+
+    func pushes(after seq: Int64, limit: Int) throws -> [StoredPush] {
+        try connection.query(
+            """
+            SELECT seq, kind, data::text AS data, \(PostgresTimestamp.column("created_at", as: "at"))
+              FROM laurel.pushes WHERE user_id = $1::bigint AND seq > $2::bigint ORDER BY seq LIMIT $3::bigint
+            """,
+            [userParameter, .int(Int(seq)), .int(limit)]
+        ).map { row in
+            guard case .object(let data) = try JSONParser.parse(try row.string("data")) else {
+                throw StoreError.failed("stored push \(try row.int("seq")) is not a JSON object")
+            }
+            return StoredPush(seq: Int64(try row.int("seq")), kind: try row.string("kind"),
+                              at: PostgresTimestamp.date(microseconds: try row.int("at")), data: data)
+        }
+    }
+
+    func lastPushSeq() throws -> Int64 {
+        Int64(try connection.query("SELECT last_seq FROM laurel.users WHERE id = $1::bigint", [userParameter]).first.require().int("last_seq"))
+    }
+}
+
+extension Optional where Wrapped == PostgresRow {
+    /// The row a statement must return; its absence means the user's rows are gone.
+    func require() throws -> PostgresRow {
+        guard let row = self else { throw StoreError.unknownUser }
+        return row
+    }
+}

@@ -1,0 +1,14 @@
+import NIOCore
+
+/// Terminates each outbound line with LF. Lines are built by ``OutboundLine`` without their line ending.
+public struct LineFrameEncoder: MessageToByteEncoder {
+    public typealias OutboundIn = ByteBuffer
+
+    public init() {}
+
+    public func encode(data: ByteBuffer, out: inout ByteBuffer) {
+        out.reserveCapacity(minimumWritableBytes: data.readableBytes + 1)
+        out.writeImmutableBuffer(data)
+        out.writeInteger(UInt8(ascii: "\n"))
+    }
+}

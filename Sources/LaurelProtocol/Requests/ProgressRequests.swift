@@ -1,0 +1,78 @@
+import LaurelCore
+import LaurelJSON
+
+/// `ACHIEVEMENTS {"category"?, "activity"?, "status"?, "source"?, "include_hidden"?}`: filtered achievements.
+public struct AchievementsRequest: Sendable, Hashable {
+    /// Only this category, trimmed, 1 to 64 characters.
+    public var category: String?
+    /// Only achievements of this activity (id or name), trimmed, 1 to 128 characters.
+    public var activity: String?
+    public var status: AchievementStatus?
+    public var source: AchievementSource?
+    /// Whether hidden achievements are listed; `false` when not given.
+    public var includeHidden: Bool
+
+    public init(
+        category: String? = nil, activity: String? = nil, status: AchievementStatus? = nil,
+        source: AchievementSource? = nil, includeHidden: Bool = false
+    ) {
+        self.category = category
+        self.activity = activity
+        self.status = status
+        self.source = source
+        self.includeHidden = includeHidden
+    }
+
+    init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(
+            argument, fields: ["category", "activity", "status", "source", "include_hidden"])
+        category = try fields.string("category", .name)
+        activity = try fields.string("activity", .activityReference)
+        status = try fields.choice("status", AchievementStatus.self)
+        source = try fields.choice("source", AchievementSource.self)
+        includeHidden = try fields.bool("include_hidden") ?? false
+    }
+}
+
+/// `ACHIEVEMENT {"id"}`: one achievement.
+public struct AchievementRequest: Sendable, Hashable {
+    /// The achievement's id, 1 to 128 characters.
+    public var id: String
+
+    public init(id: String) {
+        self.id = id
+    }
+
+    init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["id"])
+        id = try fields.required(fields.string("id", .identifier), "id")
+    }
+}
+
+/// `SETTINGS {"time_zone"?, "rest_day"?, "vacation"?}`: read the settings, changing the fields given.
+public struct SettingsRequest: Sendable, Hashable {
+    /// A new IANA time zone, 1 to 64 characters; whether the zone exists is checked later.
+    public var timeZone: String?
+    /// `keep` when absent, `set(nil)` for JSON `null` (no rest day), otherwise the new rest day.
+    public var restDay: SettingChange<Weekday>
+    /// Turn vacation mode on or off.
+    public var vacation: Bool?
+
+    public init(timeZone: String? = nil, restDay: SettingChange<Weekday> = .keep, vacation: Bool? = nil) {
+        self.timeZone = timeZone
+        self.restDay = restDay
+        self.vacation = vacation
+    }
+
+    /// Whether the request changes nothing and only reads the settings.
+    public var isReadOnly: Bool {
+        timeZone == nil && restDay == .keep && vacation == nil
+    }
+
+    init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["time_zone", "rest_day", "vacation"])
+        timeZone = try fields.string("time_zone", .timeZone)
+        restDay = try fields.nullableWeekday("rest_day")
+        vacation = try fields.bool("vacation")
+    }
+}

@@ -1,0 +1,28 @@
+import LaurelJSON
+
+/// A request line split into its parts, `TAG SP VERB [SP JSON-OBJECT]`, before the verb's fields are checked.
+public struct RequestLine: Sendable, Hashable {
+    /// The client's tag, echoed in the answer.
+    public var tag: String
+    /// The verb in upper case; always one of ``Verb`` when produced by ``RequestLineParser``.
+    public var verb: String
+    /// The argument object, or `nil` when the line has none.
+    public var argument: JSONObject?
+
+    public init(tag: String, verb: String, argument: JSONObject? = nil) {
+        self.tag = tag
+        self.verb = verb
+        self.argument = argument
+    }
+}
+
+/// A fully checked request with the tag to answer it with.
+public struct TaggedRequest: Sendable, Hashable {
+    public var tag: String
+    public var request: Request
+
+    public init(tag: String, request: Request) {
+        self.tag = tag
+        self.request = request
+    }
+}

@@ -1,0 +1,104 @@
+import LaurelJSON
+import NIOCore
+
+/// Parses the grammar of a request line (protocol.md, "Requests, responses, pushes").
+///
+/// A line whose tag is missing or malformed fails with tag `*` and `bad_request`; so does a line of a
+/// single word, which could be a verb without a tag as much as a tag without a verb. With a good tag, a
+/// malformed verb, a separator other than one space, an argument that is not a single JSON object
+/// (an array, trailing bytes, invalid JSON or invalid UTF-8) are `bad_request` under that tag, and a
+/// well-formed but unknown verb is `unknown_verb` with the verb as sent in `details.verb`.
+/// The argument must start right after the single space; whitespace after the object is allowed, as in JSON.
+public enum RequestLineParser {
+    /// The longest tag accepted, in characters.
+    public static let maximumTagLength = 32
+    /// The longest verb that is still answered `unknown_verb` (and echoed); longer ones are `bad_request`.
+    /// The longest real verb has 16 characters.
+    static let maximumVerbLength = 32
+
+    /// Splits a line (without its line ending) into tag, verb and argument.
+    public static func parse(_ line: ByteBuffer) -> Result<RequestLine, TaggedProtocolError> {
+        line.withUnsafeReadableBytes { bytes in
+            parse(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
+        }
+    }
+
+    /// Splits a line (without its line ending) into tag, verb and argument.
+    public static func parse(_ line: [UInt8]) -> Result<RequestLine, TaggedProtocolError> {
+        line.withUnsafeBufferPointer { parse($0) }
+    }
+
+    /// Parses the line and then the verb's fields, so the result is ready to execute.
+    public static func parseRequest(_ line: ByteBuffer) -> Result<TaggedRequest, TaggedProtocolError> {
+        parse(line).flatMap { requestLine in
+            do throws(ProtocolError) {
+                return .success(TaggedRequest(tag: requestLine.tag, request: try Request.parse(requestLine)))
+            } catch {
+                return .failure(TaggedProtocolError(tag: requestLine.tag, error: error))
+            }
+        }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<RequestLine, TaggedProtocolError> {
+        let space = UInt8(ascii: " ")
+        // A line of one word has no tag: the word may as well be a verb typed without one.
+        guard let tagEnd = bytes.firstIndex(of: space),
+            (1...maximumTagLength).contains(tagEnd), bytes[..<tagEnd].allSatisfy(isTagByte)
+        else {
+            return .failure(TaggedProtocolError(tag: "*", error: .badRequest("missing or malformed tag")))
+        }
+        let tag = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<tagEnd]), as: UTF8.self)
+        func failure(_ error: ProtocolError) -> Result<RequestLine, TaggedProtocolError> {
+            .failure(TaggedProtocolError(tag: tag, error: error))
+        }
+
+        let verbStart = tagEnd + 1
+        let verbEnd = bytes[verbStart...].firstIndex(of: space) ?? bytes.count
+        let verbBytes = bytes[verbStart..<verbEnd]
+        guard (1...maximumVerbLength).contains(verbBytes.count), verbBytes.allSatisfy(isVerbByte) else {
+            return failure(.badRequest("missing or malformed verb"))
+        }
+        let verbAsSent = String(decoding: UnsafeBufferPointer(rebasing: verbBytes), as: UTF8.self)
+        let verb = verbAsSent.uppercased()
+        guard Verb(rawValue: verb) != nil else {
+            return failure(.unknownVerb(verbAsSent))
+        }
+
+        guard verbEnd < bytes.count else {
+            return .success(RequestLine(tag: tag, verb: verb))
+        }
+        let argumentBytes = UnsafeBufferPointer(rebasing: bytes[(verbEnd + 1)...])
+        guard argumentBytes.first == UInt8(ascii: "{") else {
+            return failure(.badRequest("the argument must be a JSON object after a single space"))
+        }
+        do throws(JSONParseError) {
+            guard case .object(let argument) = try JSONParser.parse(argumentBytes) else {
+                return failure(.badRequest("the argument must be a JSON object"))
+            }
+            return .success(RequestLine(tag: tag, verb: verb, argument: argument))
+        } catch {
+            return failure(.badRequest("the argument is not valid JSON: \(error.reason) at byte \(verbEnd + 1 + error.offset)"))
+        }
+    }
+
+    private static func isTagByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func isVerbByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."):
+            true
+        default:
+            false
+        }
+    }
+}

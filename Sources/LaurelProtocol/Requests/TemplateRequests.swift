@@ -1,0 +1,137 @@
+import LaurelJSON
+
+/// `TEMPLATES {"activity"?}`: the user's templates.
+public struct TemplatesRequest: Sendable, Hashable {
+    /// Only templates of this activity (id or name), trimmed, 1 to 128 characters.
+    public var activity: String?
+
+    public init(activity: String? = nil) {
+        self.activity = activity
+    }
+
+    init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["activity"])
+        activity = try fields.string("activity", .activityReference)
+    }
+}
+
+/// Which activities TEMPLATE.CREATE makes templates for.
+public enum TemplateActivitySelection: Sendable, Hashable {
+    /// `"*"`: one template for each of the user's live activities.
+    case allActivities
+    /// One activity, by id or name.
+    case activity(String)
+}
+
+/// `TEMPLATE.CREATE {"activity", "type", "tiers"?, "name"?, "preset"?}`: create one template, or one per activity.
+public struct TemplateCreateRequest: Sendable, Hashable {
+    public var activity: TemplateActivitySelection
+    /// The template type; may be left out only when `preset` is given, since a preset brings its own.
+    public var type: TemplateType?
+    /// The tiers; the type's (or preset's) defaults when not given.
+    public var tiers: [TemplateTier]?
+    /// The template's name, trimmed, 1 to 64 characters.
+    public var name: String?
+    /// A preset id whose type and tiers to use, trimmed, 1 to 64 characters.
+    public var preset: String?
+
+    public init(
+        activity: TemplateActivitySelection, type: TemplateType?, tiers: [TemplateTier]? = nil,
+        name: String? = nil, preset: String? = nil
+    ) {
+        self.activity = activity
+        self.type = type
+        self.tiers = tiers
+        self.name = name
+        self.preset = preset
+    }
+
+    init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["activity", "type", "tiers", "name", "preset"])
+        let activity = try fields.required(fields.string("activity", .activityReference), "activity")
+        self.activity = activity == "*" ? .allActivities : .activity(activity)
+        type = try fields.choice("type", TemplateType.self)
+        tiers = try fields.tiers("tiers")
+        name = try fields.string("name", .name)
+        preset = try fields.string("preset", .name)
+        if type == nil && preset == nil {
+            throw .invalidArgument(field: "type", message: "missing field type")
+        }
+    }
+}
+
+/// `TEMPLATE.UPDATE {"id", "name"?, "tiers"?, "active"?}`: change a template; absent fields stay as they are.
+public struct TemplateUpdateRequest: Sendable, Hashable {
+    /// The template's id, 1 to 128 characters.
+    public var id: String
+    /// A new name, trimmed, 1 to 64 characters.
+    public var name: String?
+    /// New tiers, replacing the old ones.
+    public var tiers: [TemplateTier]?
+    /// Activate or deactivate the template.
+    public var active: Bool?
+
+    public init(id: String, name: String? = nil, tiers: [TemplateTier]? = nil, active: Bool? = nil) {
+        self.id = id
+        self.name = name
+        self.tiers = tiers
+        self.active = active
+    }
+
+    init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["id", "name", "tiers", "active"])
+        id = try fields.required(fields.string("id", .identifier), "id")
+        name = try fields.string("name", .name)
+        tiers = try fields.tiers("tiers")
+        active = try fields.bool("active")
+    }
+}
+
+/// `TEMPLATE.DELETE {"id"}`: remove a template and its achievements.
+public struct TemplateDeleteRequest: Sendable, Hashable {
+    /// The template's id, 1 to 128 characters.
+    public var id: String
+
+    public init(id: String) {
+        self.id = id
+    }
+
+    init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["id"])
+        id = try fields.required(fields.string("id", .identifier), "id")
+    }
+}
+
+/// `TEMPLATE.EXPORT {"ids"?}`: a portable document of the user's templates.
+public struct TemplateExportRequest: Sendable, Hashable {
+    /// The most ids one request may list; well above the per-user template limit.
+    public static let maximumIDs = 1000
+
+    /// Only these templates (ids of 1 to 128 characters, at most ``maximumIDs``); all when not given.
+    public var ids: [String]?
+
+    public init(ids: [String]? = nil) {
+        self.ids = ids
+    }
+
+    init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["ids"])
+        ids = try fields.strings("ids", count: 0...Self.maximumIDs, .identifier)
+    }
+}
+
+/// `TEMPLATE.IMPORT {"document"}`: create templates from an exported document.
+public struct TemplateImportRequest: Sendable, Hashable {
+    /// The document as exported, `{"laurel_templates": 1, "templates": [...]}`. Only its being an object is
+    /// checked here; its entries are judged one by one on import, and bad ones are reported as skipped.
+    public var document: JSONObject
+
+    public init(document: JSONObject) {
+        self.document = document
+    }
+
+    init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["document"])
+        document = try fields.required(fields.object("document"), "document")
+    }
+}

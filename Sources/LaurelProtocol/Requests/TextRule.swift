@@ -1,0 +1,74 @@
+/// How a string field is checked: trimming, length in Unicode scalars (as PostgreSQL counts characters)
+/// and which control characters it may hold.
+struct TextRule: Sendable {
+    var trimsWhitespace: Bool
+    var length: ClosedRange<Int>
+    /// Tabs and line breaks are allowed (free text such as notes); other control characters never are,
+    /// which also keeps NUL out of PostgreSQL text.
+    var allowsLineBreaks: Bool = false
+    var description: String
+
+    /// Names the user chooses (activities, templates, tiers, events, lessons): rules.md "Names".
+    static let name = TextRule(trimsWhitespace: true, length: 1...64, description: "a name of 1 to 64 characters")
+    /// A reference to an activity by id or name: ids may be longer than names.
+    static let activityReference = TextRule(
+        trimsWhitespace: true, length: 1...128, description: "an activity id or name of 1 to 128 characters")
+    /// Opaque ids: log ids (idempotency keys), achievement, template and cursor ids.
+    static let identifier = TextRule(trimsWhitespace: false, length: 1...128, description: "an id of 1 to 128 characters")
+    /// Icon names (a slug or an emoji).
+    static let icon = TextRule(trimsWhitespace: true, length: 1...64, description: "an icon of 1 to 64 characters")
+    /// A log's free-text note.
+    static let note = TextRule(
+        trimsWhitespace: false, length: 0...1000, allowsLineBreaks: true, description: "a note of at most 1000 characters")
+    /// An access token; tokens are issued by the server and much shorter than this bound.
+    static let token = TextRule(trimsWhitespace: false, length: 1...256, description: "a token of 1 to 256 characters")
+    /// An IANA time zone name; the longest in use are about 30 characters. Whether the zone exists is checked later.
+    static let timeZone = TextRule(
+        trimsWhitespace: false, length: 1...64, description: "a time zone name of 1 to 64 characters")
+    /// The user's name typed to confirm ACCOUNT.DELETE; compared exactly, so not trimmed.
+    static let confirmation = TextRule(trimsWhitespace: false, length: 1...128, description: "the user name")
+
+    /// The checked (and possibly trimmed) text, or `nil` if it breaks the rule.
+    func apply(to text: String) -> String? {
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        if trimsWhitespace {
+            while start < end, Self.isWhitespace(scalars[start]) {
+                scalars.formIndex(after: &start)
+            }
+            while end > start, Self.isWhitespace(scalars[scalars.index(before: end)]) {
+                scalars.formIndex(before: &end)
+            }
+        }
+        let kept = scalars[start..<end]
+        var count = 0
+        for scalar in kept {
+            count += 1
+            if Self.isControl(scalar) {
+                let isLineBreak = scalar == "\t" || scalar == "\n" || scalar == "\r"
+                guard allowsLineBreaks && isLineBreak else { return nil }
+            }
+        }
+        guard length.contains(count) else {
+            return nil
+        }
+        return start == scalars.startIndex && end == scalars.endIndex ? text : String(kept)
+    }
+
+    // Property lookups are costly and nearly all text is ASCII, so ASCII is decided without them.
+
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return scalar == " " || (0x09...0x0D).contains(scalar.value)
+        }
+        return scalar.properties.isWhitespace
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return scalar.value < 0x20 || scalar.value == 0x7F
+        }
+        return scalar.properties.generalCategory == .control
+    }
+}

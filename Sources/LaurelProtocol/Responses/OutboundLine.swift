@@ -1,0 +1,47 @@
+import LaurelJSON
+import NIOCore
+
+/// Builds the lines the server sends: responses and pushes, as `ByteBuffer`s WITHOUT the final LF,
+/// which ``LineFrameEncoder`` appends.
+///
+/// - `TAG OK` or `TAG OK <json>`
+/// - `TAG ERR <error object>`
+/// - `* KIND <json object>`
+public enum OutboundLine {
+    /// A successful answer, with or without a value.
+    public static func ok(tag: String, _ value: JSONValue? = nil) -> ByteBuffer {
+        var bytes: [UInt8] = []
+        bytes.append(contentsOf: tag.utf8)
+        bytes.append(contentsOf: " OK".utf8)
+        if let value {
+            bytes.append(UInt8(ascii: " "))
+            value.write(into: &bytes)
+        }
+        return ByteBuffer(bytes: bytes)
+    }
+
+    /// An error answer to the request tagged `tag` (`*` when the request had no usable tag).
+    public static func err(tag: String, _ error: ProtocolError) -> ByteBuffer {
+        line(prefix: tag, word: "ERR", JSONValue.object(error.json))
+    }
+
+    /// A push, `* KIND {...}`, such as `* UNLOCK {...}` or `* BYE {"reason":"idle"}`.
+    public static func push(kind: String, _ object: JSONObject) -> ByteBuffer {
+        line(prefix: "*", word: kind, .object(object))
+    }
+
+    /// An error that belongs to no request, sent as the push `* ERR {...}` (for example `line_too_long`).
+    public static func untaggedErr(_ error: ProtocolError) -> ByteBuffer {
+        push(kind: "ERR", error.json)
+    }
+
+    private static func line(prefix: String, word: String, _ value: JSONValue) -> ByteBuffer {
+        var bytes: [UInt8] = []
+        bytes.append(contentsOf: prefix.utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: word.utf8)
+        bytes.append(UInt8(ascii: " "))
+        value.write(into: &bytes)
+        return ByteBuffer(bytes: bytes)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// RFC 3339 timestamps as the protocol uses them: parsed strictly from requests, written in UTC.
+///
+/// Parsing accepts `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm)`, with `t` and `z` also allowed in
+/// lower case as RFC 3339 permits. The offset is required, the date must exist, hours are 00-23, minutes
+/// 00-59 and the offset at most ±23:59. Leap seconds (`:60`) are rejected because `Date` cannot hold them.
+/// Fractions may have any number of digits; precision beyond nanoseconds is dropped.
+///
+/// Formatting writes UTC with `Z`, and milliseconds only when they are not zero:
+/// `2026-11-20T08:15:00Z`, `2026-11-20T08:15:00.250Z`.
+public enum Timestamp {
+    /// Parses an RFC 3339 timestamp with an offset; `nil` if the text is not one.
+    public static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20,
+            let date = LocalDate.parse(bytes, at: 0),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let hour = decimal(bytes, 11, 2), hour <= 23,
+            let minute = decimal(bytes, 14, 2), minute <= 59,
+            let second = decimal(bytes, 17, 2), second <= 59
+        else {
+            return nil
+        }
+        var position = 19
+        var nanoseconds = 0
+        if bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            let fractionStart = position
+            var scale = 100_000_000
+            while position < bytes.count, let digit = decimal(bytes, position, 1) {
+                nanoseconds += digit * scale
+                scale /= 10
+                position += 1
+            }
+            guard position > fractionStart else {
+                return nil
+            }
+        }
+        guard position < bytes.count else {
+            return nil
+        }
+        let offsetSeconds: Int
+        switch bytes[position] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            guard position + 1 == bytes.count else { return nil }
+            offsetSeconds = 0
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard position + 6 == bytes.count, bytes[position + 3] == UInt8(ascii: ":"),
+                let offsetHours = decimal(bytes, position + 1, 2), offsetHours <= 23,
+                let offsetMinutes = decimal(bytes, position + 4, 2), offsetMinutes <= 59
+            else {
+                return nil
+            }
+            let magnitude = offsetHours * 3600 + offsetMinutes * 60
+            offsetSeconds = bytes[position] == UInt8(ascii: "+") ? magnitude : -magnitude
+        default:
+            return nil
+        }
+        let seconds = date.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+    }
+
+    /// Formats `date` in UTC, rounded to the millisecond, with a fraction only when it is not zero.
+    public static func format(_ date: Date) -> String {
+        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = modulo(totalMilliseconds, 1000)
+        let totalSeconds = (totalMilliseconds - milliseconds) / 1000
+        let secondOfDay = modulo(totalSeconds, 86_400)
+        let days = (totalSeconds - secondOfDay) / 86_400
+        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if milliseconds != 0 {
+            text += "." + pad(milliseconds, 3)
+        }
+        return text + "Z"
+    }
+
+    private static func modulo(_ value: Int, _ divisor: Int) -> Int {
+        let remainder = value % divisor
+        return remainder < 0 ? remainder + divisor : remainder
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01; the inverse of ``LocalDate/daysSinceEpoch``.
+    static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+}

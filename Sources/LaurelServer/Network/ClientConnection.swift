@@ -1,0 +1,150 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+import LaurelStore
+import Logging
+import NIOCore
+
+/// One client connection's request loop: it greets, reads frames in order, answers each request before reading
+/// the next (so responses keep the order of requests and at most a bounded number wait unread), and says `BYE`
+/// when the server shuts down.
+struct ClientConnection {
+    let id: ConnectionID
+    let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
+    let services: ServerServices
+    let isShuttingDown: @Sendable () -> Bool
+
+    static let hello: JSONObject = ["server": "laurel", "version": "1.0.0", "protocol": 1, "auth": ["token"]]
+    static let maxFailedAuths = 3
+
+    func run() async {
+        var logger = services.logger
+        logger[metadataKey: "connection.id"] = "\(id)"
+        var state = SessionState()
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                let outlet = ConnectionOutlet(id: id, writer: outbound, channel: channel.channel)
+                defer {
+                    if let user = state.context?.user.id { services.registry.detach(id, from: user) }
+                }
+                await outlet.write(OutboundLine.push(kind: "HELLO", Self.hello))
+                for try await frame in inbound {
+                    let next = await answer(frame, state: &state, outlet: outlet, logger: logger)
+                    if case .close(let reason) = next {
+                        await outlet.close(reason: reason)
+                        return
+                    }
+                }
+                if isShuttingDown() { await outlet.close(reason: "shutdown") }
+            }
+        } catch {
+            logger.debug("connection ended", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// What the loop does after answering a frame.
+    enum Next {
+        case proceed
+        case close(reason: String)
+    }
+
+    private func answer(_ frame: InboundFrame, state: inout SessionState, outlet: ConnectionOutlet, logger: Logger) async -> Next {
+        let bytes: ByteBuffer
+        switch frame {
+        case .lineTooLong:
+            await outlet.write(OutboundLine.err(tag: "*", .lineTooLong(limit: services.configuration.maxLineBytes)))
+            return .proceed
+        case .line(let line):
+            bytes = line
+        }
+        let line: RequestLine
+        switch RequestLineParser.parse(bytes) {
+        case .success(let parsed): line = parsed
+        case .failure(let failure):
+            await outlet.write(OutboundLine.err(tag: failure.tag, failure.error))
+            return .proceed
+        }
+        do {
+            let request = try Request.parse(line)
+            return try await perform(request, tag: line.tag, state: &state, outlet: outlet)
+        } catch {
+            let protocolError = Self.protocolError(for: error, logger: logger)
+            await outlet.write(OutboundLine.err(tag: line.tag, protocolError))
+            if case StoreError.unknownUser = error { return .close(reason: "account_deleted") }
+            if protocolError.code == .authFailed, state.failedAuths >= Self.maxFailedAuths { return .close(reason: "auth_failed") }
+            return .proceed
+        }
+    }
+
+    private func perform(_ request: Request, tag: String, state: inout SessionState, outlet: ConnectionOutlet) async throws -> Next {
+        switch request {
+        case .ping:
+            await outlet.write(OutboundLine.ok(tag: tag, ["time": .string(Timestamp.format(.now))]))
+            return .proceed
+        case .quit:
+            await outlet.write(OutboundLine.ok(tag: tag, nil))
+            return .close(reason: "quit")
+        case .auth(let auth):
+            try await authenticate(auth, tag: tag, state: &state, outlet: outlet)
+            return .proceed
+        default:
+            guard let context = state.context else { throw ProtocolError.notAuthenticated() }
+            let outcome = try await RequestRouter.route(request, in: context)
+            await outlet.write(OutboundLine.ok(tag: tag, outcome.value))
+            await services.registry.deliver(outcome.pushes, to: context.user.id)
+            return .proceed
+        }
+    }
+
+    private func authenticate(_ auth: AuthRequest, tag: String, state: inout SessionState, outlet: ConnectionOutlet) async throws {
+        guard state.context == nil else { throw ProtocolError.conflict("this connection is already authenticated") }
+        guard let user = try await services.store.authenticate(token: auth.token) else {
+            state.failedAuths += 1
+            throw ProtocolError.authFailed()
+        }
+        state.failedAuths = 0
+        // Hold live pushes until the answer (and any replay) is written, so every push arrives once, in order.
+        await outlet.beginReplay(after: Int64(auth.resumeAfter ?? 0))
+        let session = services.registry.attach(outlet, to: user)
+        let context = RequestContext(user: user, session: session, services: services)
+        state.context = context
+        channel.channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.Authenticated())
+        let resumeAfter = auth.resumeAfter.map(Int64.init)
+        let (answer, missed) = try await context.read { records -> (JSONValue, [StoredPush]) in
+            let lastSeq = try records.lastPushSeq()
+            let answer: JSONValue = [
+                "user": .string(user.name), "user_id": .string(user.id.description), "tier": .string(try records.subscription().tier),
+                "time_zone": .string(try records.currentSettings().timeZone), "last_seq": .int(Int(lastSeq)),
+            ]
+            let missed = try resumeAfter.map { try records.pushes(after: $0, limit: Int.max) } ?? []
+            return (answer, missed)
+        }
+        await outlet.write(OutboundLine.ok(tag: tag, answer))
+        if resumeAfter == nil, case .int(let lastSeq)? = answer.objectValue?["last_seq"] {
+            await outlet.skip(through: Int64(lastSeq))
+        }
+        await outlet.finishReplay(missed)
+    }
+
+    static func protocolError(for error: any Error, logger: Logger) -> ProtocolError {
+        switch error {
+        case let error as ProtocolError:
+            return error
+        case StoreError.unavailable(let reason):
+            logger.warning("database unavailable", metadata: ["error": "\(reason)"])
+            return .unavailable()
+        case StoreError.unknownUser:
+            return .authFailed()
+        default:
+            logger.error("request failed", metadata: ["error": "\(error)"])
+            return .internal()
+        }
+    }
+}
+
+/// What a connection knows about its client: nothing until AUTH succeeds.
+struct SessionState {
+    var context: RequestContext?
+    var failedAuths = 0
+}

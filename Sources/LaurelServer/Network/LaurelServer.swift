@@ -1,0 +1,110 @@
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+import LaurelStore
+import Logging
+import NIOCore
+import NIOExtras
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// The Laurel TCP server as a lifecycle service: it accepts connections, runs each one's request loop as a child
+/// task, reacts to the store's events (revoked tokens, deleted users), and on graceful shutdown stops accepting,
+/// lets every connection answer what it has received, says `BYE` and returns.
+public final class LaurelServer: Service, Sendable {
+    private let services: ServerServices
+    private let storeEvents: AsyncStream<StoreEvent>
+    private let onListening: @Sendable (SocketAddress) -> Void
+    private let shuttingDown = Atomic<Bool>(false)
+    private let openConnections = Atomic<Int>(0)
+    private let nextConnectionID = Atomic<UInt64>(1)
+
+    public init(
+        configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog,
+        storeEvents: AsyncStream<StoreEvent>, logger: Logger,
+        onListening: @escaping @Sendable (SocketAddress) -> Void = { _ in }
+    ) {
+        self.services = ServerServices(configuration: configuration, store: store, catalog: catalog, logger: logger)
+        self.storeEvents = storeEvents
+        self.onListening = onListening
+    }
+
+    public func run() async throws {
+        let configuration = services.configuration
+        let group = MultiThreadedEventLoopGroup.singleton
+        let quiescing = ServerQuiescingHelper(group: group)
+        let listener = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: configuration.host, port: configuration.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(MessageToByteHandler(LineFrameEncoder()))
+                    try pipeline.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: configuration.maxLineBytes)))
+                    try pipeline.addHandler(
+                        ConnectionLifecycleHandler(authTimeout: configuration.authTimeout, idleTimeout: configuration.idleTimeout))
+                    let inFlight = configuration.maxRequestsInFlight
+                    return try NIOAsyncChannel<InboundFrame, ByteBuffer>(
+                        wrappingChannelSynchronously: channel,
+                        configuration: .init(
+                            backPressureStrategy: .init(lowWatermark: max(1, inFlight / 2), highWatermark: inFlight),
+                            isOutboundHalfClosureEnabled: true))
+                }
+            }
+        if let address = listener.channel.localAddress {
+            services.logger.info("listening on \(configuration.host):\(address.port ?? configuration.port)")
+            onListening(address)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { background in
+            background.addTask { await self.followStoreEvents() }
+            try await withGracefulShutdownHandler {
+                try await withThrowingDiscardingTaskGroup { connections in
+                    try await listener.executeThenClose { accepted in
+                        for try await connection in accepted {
+                            connections.addTask { await self.serve(connection) }
+                        }
+                    }
+                }
+            } onGracefulShutdown: {
+                self.shuttingDown.store(true, ordering: .relaxed)
+                quiescing.initiateShutdown(promise: nil)
+            }
+            // Every connection has finished: nothing is left to hear about.
+            background.cancelAll()
+        }
+    }
+
+    private func serve(_ channel: NIOAsyncChannel<InboundFrame, ByteBuffer>) async {
+        let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+        defer { openConnections.wrappingSubtract(1, ordering: .relaxed) }
+        if open > services.configuration.maxConnections {
+            try? await channel.executeThenClose { _, outbound in
+                try await outbound.write(OutboundLine.push(kind: "BYE", ["reason": "too_many_connections"]))
+            }
+            return
+        }
+        let id = ConnectionID(rawValue: nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue)
+        await ClientConnection(id: id, channel: channel, services: services, isShuttingDown: { self.shuttingDown.load(ordering: .relaxed) }).run()
+    }
+
+    private func followStoreEvents() async {
+        for await event in storeEvents {
+            switch event {
+            case .tokensRevoked(let user):
+                await services.registry.closeConnections(of: user, reason: "token_revoked")
+            case .userDeleted(let user):
+                await services.registry.closeConnections(of: user, reason: "account_deleted")
+            case .subscriptionChanged:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+import LaurelStore
+
+/// ACTIVITIES, ACTIVITY.CREATE, ACTIVITY.DELETE and ACTIVITY.RESTORE.
+enum ActivityRequests {
+    static func list(includeDeleted: Bool, in context: RequestContext) async throws -> RequestOutcome {
+        let custom = try await context.read { try $0.customActivities(includeDeleted: includeDeleted) }
+        return RequestOutcome(.array((context.catalog.activities + custom).map(ActivityRendering.json)))
+    }
+
+    static func create(name: String, unit: ActivityUnit, icon: String?, in context: RequestContext) async throws -> RequestOutcome {
+        let catalog = context.catalog
+        let limit = context.services.configuration.limits.customActivities
+        let activity = try await context.write { records -> Activity in
+            if catalog.builtinActivity(named: name) != nil {
+                throw ProtocolError.conflict("\"\(name)\" is the name of a built-in activity")
+            }
+            if let existing = try records.customActivity(named: name) {
+                guard existing.deleted else { throw ProtocolError.conflict("an activity named \"\(existing.name)\" exists") }
+                // Re-creating a deleted activity restores it: same id, its logs intact.
+                return try records.setCustomActivityDeleted(id: existing.id, deleted: false)
+            }
+            if try records.customActivityCount() >= limit {
+                throw ProtocolError.tooLarge(limit: limit)
+            }
+            return try records.insertCustomActivity(name: name, unit: unit, icon: icon)
+        }
+        return RequestOutcome(ActivityRendering.json(activity))
+    }
+
+    static func setDeleted(_ idOrName: String, deleted: Bool, in context: RequestContext) async throws -> RequestOutcome {
+        let catalog = context.catalog
+        let activity = try await context.write { records -> Activity in
+            if catalog.builtinActivity(named: idOrName) != nil {
+                throw ProtocolError.conflict("built-in activities cannot be deleted or restored")
+            }
+            guard let custom = try ActivityLookup.custom(idOrName, in: records) else {
+                throw ProtocolError.notFound(field: "id")
+            }
+            return custom.deleted == deleted ? custom : try records.setCustomActivityDeleted(id: custom.id, deleted: deleted)
+        }
+        return RequestOutcome(ActivityRendering.json(activity))
+    }
+}
+
+/// Finds the activity a request names, by id or by case-insensitive name.
+enum ActivityLookup {
+    /// A built-in or a live custom activity; deleted ones are not found.
+    static func live(_ idOrName: String, catalog: Catalog, in records: any UserRecords) throws -> Activity? {
+        if let builtin = catalog.builtinActivity(named: idOrName) { return builtin }
+        guard let custom = try self.custom(idOrName, in: records), !custom.deleted else { return nil }
+        return custom
+    }
+
+    /// A custom activity, deleted or not.
+    static func custom(_ idOrName: String, in records: any UserRecords) throws -> Activity? {
+        try records.customActivity(id: idOrName) ?? records.customActivity(named: idOrName)
+    }
+}
+
+enum ActivityRendering {
+    static func json(_ activity: Activity) -> JSONValue {
+        var object: JSONObject = [
+            "id": .string(activity.id), "name": .string(activity.name), "unit": .string(activity.unit.rawValue),
+            "custom": .bool(activity.custom), "deleted": .bool(activity.deleted),
+        ]
+        if let icon = activity.icon { object["icon"] = .string(icon) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+import LaurelStore
+
+/// LOG, LOG.DELETE and LOGS.
+enum LogRequests {
+    /// What a LOG asks for, after parsing.
+    struct Draft: Sendable {
+        var activity: String
+        var amount: Int
+        var at: Date?
+        var id: String?
+        var note: String?
+    }
+
+    static func log(_ draft: Draft, in context: RequestContext) async throws -> RequestOutcome {
+        let now = Date()
+        if let at = draft.at, let problem = context.services.configuration.logTimePolicy.problem(with: at, now: now) {
+            switch problem {
+            case .inFuture: throw ProtocolError.invalidArgument(field: "at", message: "at is more than 5 minutes in the future")
+            case .beforeBackfillWindow: throw ProtocolError.invalidArgument(field: "at", message: "at is older than the backfill window")
+            }
+        }
+        if let wait = await context.session.spendLogAllowance() {
+            throw ProtocolError.rateLimited(retryAfterMs: Int(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000))
+        }
+        let catalog = context.catalog
+        let response = try await context.write { records -> JSONValue in
+            if let id = draft.id, let existing = try records.log(id: id) {
+                guard try sameContent(existing, draft, catalog: catalog, records: records), case .object(var first)? = existing.response else {
+                    throw ProtocolError.conflict("log id \"\(id)\" was used for a different log")
+                }
+                first["duplicate"] = true
+                return .object(first)
+            }
+            guard let activity = try ActivityLookup.live(draft.activity, catalog: catalog, in: records) else {
+                throw ProtocolError.notFound(field: "activity")
+            }
+            let at = draft.at ?? now
+            let zone = TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt
+            var log = StoredLog(
+                id: draft.id ?? UUID().uuidString.lowercased(), activityID: activity.id, amount: draft.amount, at: at,
+                day: LocalDay(of: at, in: zone).description, note: draft.note, requestedAt: draft.at)
+            let progress = try records.progress()
+            let answer: JSONObject = [
+                "log": LogRendering.json(log), "duplicate": false, "unlocked": [],
+                "xp": .int(progress.xp), "level": .int(progress.level), "streak": StreakRendering.json(progress),
+            ]
+            log.response = .object(answer)
+            try records.insertLog(log)
+            return .object(answer)
+        }
+        return RequestOutcome(response)
+    }
+
+    static func delete(id: String, in context: RequestContext) async throws -> RequestOutcome {
+        let response = try await context.write { records -> JSONValue in
+            guard let log = try records.log(id: id), !log.deleted else { throw ProtocolError.notFound(field: "id") }
+            try records.markLogDeleted(id: id)
+            let progress = try records.progress()
+            return [
+                "log": LogRendering.json(log), "xp": .int(progress.xp), "level": .int(progress.level),
+                "streak": StreakRendering.json(progress),
+            ]
+        }
+        return RequestOutcome(response)
+    }
+
+    static func list(
+        activity: String?, from: String?, to: String?, limit: Int, before: String?, in context: RequestContext
+    ) async throws -> RequestOutcome {
+        let catalog = context.catalog
+        let response = try await context.read { records -> JSONValue in
+            var activityID: String?
+            if let activity {
+                // Logs of a deleted custom activity stay readable.
+                guard let found = try catalog.builtinActivity(named: activity) ?? ActivityLookup.custom(activity, in: records) else {
+                    throw ProtocolError.notFound(field: "activity")
+                }
+                activityID = found.id
+            }
+            if let before, try records.log(id: before) == nil { throw ProtocolError.notFound(field: "before") }
+            let page = try records.logs(LogQuery(activityID: activityID, fromDay: from, toDay: to, beforeLogID: before, limit: limit + 1))
+            var object: JSONObject = ["logs": .array(page.prefix(limit).map(LogRendering.json))]
+            if page.count > limit, let last = page.prefix(limit).last { object["next"] = .string(last.id) }
+            return .object(object)
+        }
+        return RequestOutcome(response)
+    }
+
+    /// A retry is the same LOG when it names the same activity, amount, `at` (as sent) and note.
+    private static func sameContent(_ stored: StoredLog, _ draft: Draft, catalog: Catalog, records: any UserRecords) throws -> Bool {
+        guard stored.amount == draft.amount, stored.note == draft.note else { return false }
+        switch (stored.requestedAt, draft.at) {
+        case (nil, nil): break
+        case (let a?, let b?) where abs(a.timeIntervalSince(b)) < 0.000_001: break
+        default: return false
+        }
+        let named = try catalog.builtinActivity(named: draft.activity) ?? ActivityLookup.custom(draft.activity, in: records)
+        return named?.id == stored.activityID
+    }
+}
+
+enum LogRendering {
+    static func json(_ log: StoredLog) -> JSONValue {
+        var object: JSONObject = [
+            "id": .string(log.id), "activity": .string(log.activityID), "amount": .int(log.amount),
+            "at": .string(Timestamp.format(log.at)), "day": .string(log.day),
+        ]
+        if let note = log.note { object["note"] = .string(note) }
+        return .object(object)
+    }
+}
+
+enum StreakRendering {
+    static func json(_ progress: StoredProgress) -> JSONValue {
+        [
+            "current": .int(progress.currentStreak), "longest": .int(progress.longestStreak), "freezes": 0,
+            "at_risk": false,
+        ]
+    }
+}

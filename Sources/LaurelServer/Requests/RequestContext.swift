@@ -1,0 +1,54 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelStore
+import Logging
+
+/// What every request handler may use: the configuration, the store, the catalog and the connected sessions.
+final class ServerServices: Sendable {
+    let configuration: ServerConfiguration
+    let store: any LaurelStore
+    let catalog: Catalog
+    let registry: SessionRegistry
+    let logger: Logger
+
+    init(configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog, logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        self.catalog = catalog
+        self.registry = SessionRegistry(limits: configuration.limits)
+        self.logger = logger
+    }
+}
+
+/// An authenticated request: who asks, the session that serialises the user's writes, and the services.
+struct RequestContext: Sendable {
+    let user: AuthenticatedUser
+    let session: UserSession
+    let services: ServerServices
+
+    var store: any LaurelStore { services.store }
+    var catalog: Catalog { services.catalog }
+
+    /// Runs a writing unit of work in the user's turn and transaction.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
+        let store = services.store
+        let user = user.id
+        return try await session.inTurn { try await store.write(user: user, body) }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
+        try await services.store.read(user: user.id, body)
+    }
+}
+
+/// A handler's answer: the `OK` value, and the stored pushes to deliver to the user's connections after it.
+struct RequestOutcome: Sendable {
+    var value: JSONValue?
+    var pushes: [StoredPush] = []
+
+    init(_ value: JSONValue?, pushes: [StoredPush] = []) {
+        self.value = value
+        self.pushes = pushes
+    }
+}

@@ -1,0 +1,44 @@
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+
+/// Sends each authenticated request to the handler of its verb. AUTH, PING and QUIT are the connection's own
+/// business (see `ClientConnection`).
+enum RequestRouter {
+    static func route(_ request: Request, in context: RequestContext) async throws -> RequestOutcome {
+        switch request {
+        case .activities(let list):
+            return try await ActivityRequests.list(includeDeleted: list.includeDeleted, in: context)
+        case .activityCreate(let create):
+            return try await ActivityRequests.create(name: create.name, unit: create.unit, icon: create.icon, in: context)
+        case .activityDelete(let target):
+            return try await ActivityRequests.setDeleted(target.id, deleted: true, in: context)
+        case .activityRestore(let target):
+            return try await ActivityRequests.setDeleted(target.id, deleted: false, in: context)
+        case .log(let log):
+            let draft = LogRequests.Draft(activity: log.activity, amount: log.amount, at: log.at, id: log.id, note: log.note)
+            return try await LogRequests.log(draft, in: context)
+        case .logDelete(let target):
+            return try await LogRequests.delete(id: target.id, in: context)
+        case .logs(let query):
+            return try await LogRequests.list(
+                activity: query.activity, from: query.from?.description, to: query.to?.description, limit: query.limit,
+                before: query.before, in: context)
+        case .settings(let change):
+            var restDay: Weekday??
+            if case .set(let day) = change.restDay { restDay = .some(day) }
+            return try await AccountRequests.settings(
+                .init(timeZone: change.timeZone, restDay: restDay, vacation: change.vacation), in: context)
+        case .profile:
+            return try await AccountRequests.profile(in: context)
+        case .notifications(let page):
+            return try await AccountRequests.notifications(after: Int64(page.after ?? 0), limit: page.limit, in: context)
+        case .auth, .ping, .quit:
+            throw ProtocolError.internal()
+        case .lessonDone, .event, .achievements, .achievement, .challenges, .subscription, .trialStart, .presets,
+             .templates, .templateCreate, .templateUpdate, .templateDelete, .templateExport, .templateImport,
+             .accountExport, .accountDelete:
+            throw ProtocolError(code: .internal, message: "\(request.verb.rawValue) is not available in this version yet")
+        }
+    }
+}

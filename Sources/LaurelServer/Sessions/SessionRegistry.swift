@@ -1,0 +1,58 @@
+import LaurelCore
+import LaurelStore
+import Synchronization
+
+/// Who is connected on this instance: one `UserSession` per user, with the outlets of the user's connections.
+/// Pushes fan out through it, and operator actions (revoked tokens, deleted users) close connections through it.
+final class SessionRegistry: Sendable {
+    private struct Entry {
+        var session: UserSession
+        var outlets: [ConnectionID: ConnectionOutlet]
+    }
+
+    private let entries = Mutex<[UserID: Entry]>([:])
+    private let limits: UserLimits
+
+    init(limits: UserLimits) {
+        self.limits = limits
+    }
+
+    /// Adds a connection to its user's session, making the session if this is the user's first connection.
+    func attach(_ outlet: ConnectionOutlet, to user: AuthenticatedUser) -> UserSession {
+        entries.withLock { entries in
+            if var entry = entries[user.id] {
+                entry.outlets[outlet.id] = outlet
+                entries[user.id] = entry
+                return entry.session
+            }
+            let session = UserSession(user: user, limits: limits)
+            entries[user.id] = Entry(session: session, outlets: [outlet.id: outlet])
+            return session
+        }
+    }
+
+    func detach(_ connection: ConnectionID, from user: UserID) {
+        entries.withLock { entries in
+            entries[user]?.outlets[connection] = nil
+            if entries[user]?.outlets.isEmpty == true { entries[user] = nil }
+        }
+    }
+
+    func outlets(of user: UserID) -> [ConnectionOutlet] {
+        entries.withLock { entries in entries[user].map { Array($0.outlets.values) } ?? [] }
+    }
+
+    var connectedUsers: Int { entries.withLock { $0.count } }
+
+    /// Sends stored pushes to every connection of the user on this instance, in `seq` order.
+    func deliver(_ pushes: [StoredPush], to user: UserID) async {
+        guard !pushes.isEmpty else { return }
+        for outlet in outlets(of: user) {
+            for push in pushes { await outlet.deliver(push) }
+        }
+    }
+
+    func closeConnections(of user: UserID, reason: String) async {
+        for outlet in outlets(of: user) { await outlet.close(reason: reason) }
+    }
+}

@@ -1,0 +1,51 @@
+import LaurelCore
+
+/// Everything the server keeps, seen from the server: authentication, and per-user units of work that run
+/// inside one database transaction. The PostgreSQL implementation lives in LaurelPostgres; the server knows only
+/// this protocol.
+public protocol LaurelStore: Sendable {
+    /// The user a token belongs to, or nil for an unknown or revoked token. Marks the user as seen.
+    func authenticate(token: String) async throws(StoreError) -> AuthenticatedUser?
+
+    /// Runs `body` against the user's records in a read-only transaction.
+    func read<T: Sendable>(
+        user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
+    ) async throws -> T
+
+    /// Runs `body` against the user's records in a transaction that holds the user's lock, so every writer
+    /// of one user, on any server instance, goes one after the other. Returns after the commit.
+    func write<T: Sendable>(
+        user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
+    ) async throws -> T
+
+    /// Makes sure the catalog's built-in activities exist, so logs can refer to them.
+    func installBuiltinActivities(_ activities: [Activity]) async throws(StoreError)
+}
+
+/// A user that presented a valid token.
+public struct AuthenticatedUser: Sendable, Equatable {
+    public var id: UserID
+    public var name: String
+
+    public init(id: UserID, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// Why storage failed. `unavailable` means the database could not be reached (or broke during a commit, so the
+/// outcome is unknown); the client may retry. `failed` is anything else, a bug or a broken invariant.
+public enum StoreError: Error, Sendable, Equatable {
+    case unavailable(String)
+    /// The user no longer exists (deleted while connected).
+    case unknownUser
+    case failed(String)
+}
+
+/// Something that happened in the database outside this instance's requests (an operator's SQL, another
+/// instance) and that concerns connected users.
+public enum StoreEvent: Sendable, Equatable {
+    case tokensRevoked(UserID)
+    case userDeleted(UserID)
+    case subscriptionChanged(UserID)
+}

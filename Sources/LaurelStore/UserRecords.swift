@@ -1,0 +1,157 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+
+/// One user's stored facts, as seen inside one transaction. Synchronous on purpose: an implementation runs the
+/// whole unit of work on a database thread, so a request costs one hop there and back.
+public protocol UserRecords {
+    var user: UserID { get }
+
+    /// The time the transaction started, from the database clock.
+    func transactionTime() throws -> Date
+
+    func userName() throws -> String
+    func currentSettings() throws -> UserSettings
+    func appendSettings(_ settings: UserSettings) throws
+
+    func customActivities(includeDeleted: Bool) throws -> [Activity]
+    func customActivity(id: String) throws -> Activity?
+    /// Case-insensitive; deleted activities included.
+    func customActivity(named name: String) throws -> Activity?
+    func customActivityCount() throws -> Int
+    func insertCustomActivity(name: String, unit: ActivityUnit, icon: String?) throws -> Activity
+    func setCustomActivityDeleted(id: String, deleted: Bool) throws -> Activity
+
+    /// A log by its idempotency key, deleted ones included.
+    func log(id: String) throws -> StoredLog?
+    func insertLog(_ log: StoredLog) throws
+    func setLogResponse(id: String, response: JSONValue) throws
+    func markLogDeleted(id: String) throws
+    func logs(_ query: LogQuery) throws -> [StoredLog]
+    func logTotals() throws -> LogTotals
+
+    func subscription() throws -> SubscriptionState
+
+    func progress() throws -> StoredProgress
+    func saveProgress(_ progress: StoredProgress) throws
+
+    /// Stores a push and returns its `seq`, the next of the user's sequence.
+    func appendPush(kind: String, data: JSONObject) throws -> StoredPush
+    func pushes(after seq: Int64, limit: Int) throws -> [StoredPush]
+    func lastPushSeq() throws -> Int64
+}
+
+/// A log as stored. `requestedAt` is the `at` the client sent, nil when the server chose it; `response` is the
+/// first answer, replayed when the same idempotency key comes again.
+public struct StoredLog: Sendable, Equatable {
+    public var id: String
+    public var activityID: String
+    public var amount: Int
+    public var at: Date
+    public var day: String
+    public var note: String?
+    public var requestedAt: Date?
+    public var deleted: Bool
+    public var response: JSONValue?
+
+    public init(
+        id: String, activityID: String, amount: Int, at: Date, day: String, note: String?,
+        requestedAt: Date?, deleted: Bool = false, response: JSONValue? = nil
+    ) {
+        self.id = id
+        self.activityID = activityID
+        self.amount = amount
+        self.at = at
+        self.day = day
+        self.note = note
+        self.requestedAt = requestedAt
+        self.deleted = deleted
+        self.response = response
+    }
+}
+
+/// Which live logs LOGS returns: newest first (by `at`, then by insertion), optionally of one activity, between
+/// two local dates (inclusive), and older than the log named by the cursor `beforeLogID`.
+public struct LogQuery: Sendable, Equatable {
+    public var activityID: String?
+    public var fromDay: String?
+    public var toDay: String?
+    public var beforeLogID: String?
+    public var limit: Int
+
+    public init(activityID: String? = nil, fromDay: String? = nil, toDay: String? = nil, beforeLogID: String? = nil, limit: Int) {
+        self.activityID = activityID
+        self.fromDay = fromDay
+        self.toDay = toDay
+        self.beforeLogID = beforeLogID
+        self.limit = limit
+    }
+}
+
+/// Counts over a user's live logs, for PROFILE.
+public struct LogTotals: Sendable, Equatable {
+    public var logs: Int
+    public var activeDays: Int
+    public var amountByActivity: [String: Int]
+
+    public init(logs: Int, activeDays: Int, amountByActivity: [String: Int]) {
+        self.logs = logs
+        self.activeDays = activeDays
+        self.amountByActivity = amountByActivity
+    }
+}
+
+/// The derived figures kept for a user (they can always be recomputed from the facts).
+public struct StoredProgress: Sendable, Equatable {
+    public var xp: Int
+    public var level: Int
+    public var maxLevel: Int
+    public var currentStreak: Int
+    public var longestStreak: Int
+    public var state: JSONValue?
+
+    public init(xp: Int = 0, level: Int = 1, maxLevel: Int = 1, currentStreak: Int = 0, longestStreak: Int = 0, state: JSONValue? = nil) {
+        self.xp = xp
+        self.level = level
+        self.maxLevel = maxLevel
+        self.currentStreak = currentStreak
+        self.longestStreak = longestStreak
+        self.state = state
+    }
+}
+
+/// A push kept for replay (`AUTH {"resume_after"}`, NOTIFICATIONS).
+public struct StoredPush: Sendable, Equatable {
+    public var seq: Int64
+    public var kind: String
+    public var at: Date
+    public var data: JSONObject
+
+    public init(seq: Int64, kind: String, at: Date, data: JSONObject) {
+        self.seq = seq
+        self.kind = kind
+        self.at = at
+        self.data = data
+    }
+}
+
+/// A user's subscription now, by the database clock (rules.md, Subscriptions).
+public struct SubscriptionState: Sendable, Equatable {
+    public enum Status: String, Sendable {
+        case free, trial, active, lapsed
+    }
+
+    public var status: Status
+    /// When the running trial or grant ends; nil without end or without premium.
+    public var endsAt: Date?
+    public var trialUsed: Bool
+
+    public init(status: Status, endsAt: Date?, trialUsed: Bool) {
+        self.status = status
+        self.endsAt = endsAt
+        self.trialUsed = trialUsed
+    }
+
+    public var isPremium: Bool { status == .trial || status == .active }
+    public var tier: String { isPremium ? "premium" : "free" }
+}

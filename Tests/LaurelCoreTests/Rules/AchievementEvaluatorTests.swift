@@ -1,0 +1,86 @@
+import Foundation
+import LaurelCore
+import Testing
+
+@Suite struct AchievementEvaluatorTests {
+    private func definition(_ id: String, _ rule: AchievementRule, _ target: Int, secret: Bool = false) -> AchievementDefinition {
+        AchievementDefinition(id: id, name: id, category: "milestones", tier: .bronze, rule: rule, target: target, isSecret: secret)
+    }
+
+    private func measures(logs count: Int, days: Int = 1) -> ProgressMeasures {
+        let logs = (0..<count).map { Fixture.log("log-\($0)", "squats", 1, Fixture.day("2024-05-01").adding(days: $0 % days).description) }
+        return ProgressRecomputation(
+            facts: ProgressFacts(logs: logs), settings: StreakSettingsHistory(), today: Fixture.day("2024-06-01"), speedWindows: []
+        ).measures
+    }
+
+    @Test func newlyUnlockedComeInCatalogOrderAndOnlyOnce() {
+        let catalog = [
+            definition("first_exercise", .totalLogs, 1),
+            definition("total_100", .totalLogs, 100),
+            definition("streak_3", .streak, 3),
+            definition("squats_5", .activityTotal(activity: "squats"), 5),
+        ]
+        let outcome = AchievementEvaluator.evaluate(definitions: catalog, measures: measures(logs: 6, days: 3), alreadyUnlocked: [])
+        #expect(outcome.newlyUnlocked.map(\.id) == ["first_exercise", "streak_3", "squats_5"])
+        // 60 for logs, 15 for days, 150 for three unlocks.
+        #expect(outcome.xp == 225)
+        #expect(outcome.level == 2)
+        #expect(outcome.xpToNextLevel == 25)
+
+        let again = AchievementEvaluator.evaluate(
+            definitions: catalog, measures: measures(logs: 6, days: 3), alreadyUnlocked: Set(outcome.newlyUnlocked.map(\.id)),
+            highestLevelReached: outcome.highestLevel
+        )
+        #expect(again.newlyUnlocked.isEmpty)
+        #expect(again.xp == 225)
+        #expect(!again.reachedNewLevel)
+    }
+
+    @Test func levelRulesReachAFixedPoint() {
+        // 8 logs on one day: 85 XP, level 1. The two log achievements add 100 (185, level 2), which unlocks
+        // level_2 in a second round (235); level_3 needs 250 and stays locked.
+        let catalog = [
+            definition("level_3", .level, 3, secret: true),
+            definition("level_2", .level, 2),
+            definition("first_exercise", .totalLogs, 1),
+            definition("eight_logs", .totalLogs, 8),
+        ]
+        let outcome = AchievementEvaluator.evaluate(definitions: catalog, measures: measures(logs: 8), alreadyUnlocked: [])
+        // 85 + 2 * 50 = 185 → level 2 → level_2 unlocks → 235, still level 2; level_3 stays locked.
+        #expect(outcome.newlyUnlocked.map(\.id) == ["level_2", "first_exercise", "eight_logs"])
+        #expect(outcome.xp == 235)
+        #expect(outcome.level == 2)
+
+        let chained = AchievementEvaluator.evaluate(
+            definitions: catalog, measures: measures(logs: 8), alreadyUnlocked: [], challengeXP: 15
+        )
+        // 100 XP is level 2 at once; the three unlocks make 250 → level 3 → level_3 unlocks in a second
+        // round, yet it is listed first (catalog order).
+        #expect(chained.newlyUnlocked.map(\.id) == ["level_3", "level_2", "first_exercise", "eight_logs"])
+        #expect(chained.xp == 300)
+        #expect(chained.level == 3)
+        #expect(chained.highestLevel == 3)
+        #expect(chained.reachedNewLevel)
+    }
+
+    @Test func alreadyUnlockedCountForXPAndAreNotRepeated() {
+        let catalog = [definition("first_exercise", .totalLogs, 1), definition("gone", .totalLogs, 1000)]
+        let outcome = AchievementEvaluator.evaluate(
+            definitions: catalog, measures: measures(logs: 1), alreadyUnlocked: ["first_exercise", "removed_template_tier"]
+        )
+        #expect(outcome.newlyUnlocked.isEmpty)
+        #expect(outcome.xp == 15 + 100)
+    }
+
+    @Test func theLevelRuleUsesTheHighestLevelEverReached() {
+        let catalog = [definition("level_4", .level, 4)]
+        let outcome = AchievementEvaluator.evaluate(
+            definitions: catalog, measures: measures(logs: 1), alreadyUnlocked: [], highestLevelReached: 4
+        )
+        #expect(outcome.newlyUnlocked.map(\.id) == ["level_4"])
+        #expect(outcome.level == 1)
+        #expect(outcome.highestLevel == 4)
+        #expect(!outcome.reachedNewLevel)
+    }
+}

@@ -1,0 +1,234 @@
+import Testing
+@testable import LaurelPostgres
+
+@Suite("PostgresConnection against a real server")
+struct PostgresConnectionTests {
+    @Test("query and execute pass parameters, NULLs, unicode and quotes through unchanged")
+    func parametersRoundTrip() async throws {
+        let table = ClientTestDatabase.uniqueName("client_params")
+        let awkward = "O'Brien said \"hi\" \\ back; DROP TABLE \(table); -- $1 ?"
+        let unicode = "Zoë 🏆 日本語 — ünïcødé"
+        try await ClientTestDatabase.withPool { pool in
+            let (inserted, updated, rows) = try await pool.withConnection { connection in
+                try connection.simpleQuery("""
+                    CREATE TABLE \(table) (
+                        id bigint PRIMARY KEY, name text NOT NULL, note text, active boolean NOT NULL, score double precision
+                    )
+                    """)
+                let insert = "INSERT INTO \(table) (id, name, note, active, score) VALUES ($1::bigint, $2::text, $3::text, $4::boolean, $5::float8)"
+                var inserted = try connection.execute(insert, [1, .text(awkward), nil, true, 2.5])
+                inserted += try connection.execute(insert, [.int(2), .text(unicode), "a note", false, .double(-0.125)])
+                inserted += try connection.execute(insert, [3, PostgresValue("third" as String?), PostgresValue(nil as String?), .bool(true), .null])
+                let updated = try connection.execute("UPDATE \(table) SET active = NOT active WHERE id <= $1::bigint", [2])
+                let rows = try connection.query("SELECT id, name, note, active, score FROM \(table) ORDER BY id")
+                return (inserted, updated, rows)
+            }
+            #expect(inserted == 3)
+            #expect(updated == 2)
+            #expect(rows.columns == ["id", "name", "note", "active", "score"])
+            #expect(rows.count == 3)
+
+            let first = rows[0]
+            #expect(try first.int("id") == 1)
+            #expect(try first.string("name") == awkward)
+            #expect(first["note"] == nil)
+            #expect(try first.optionalString("note") == nil)
+            #expect(try first.bool("active") == false)
+            #expect(try first.double("score") == 2.5)
+
+            let second = rows[1]
+            #expect(try second.string("name") == unicode)
+            #expect(second[2] == "a note")
+            #expect(try second.bool("active") == true)
+            #expect(try second.double("score") == -0.125)
+
+            #expect(try rows[2].optionalDouble("score") == nil)
+            #expect(try rows[2].optionalInt("score") == nil)
+            #expect(rows.map { $0["id"] } == ["1", "2", "3"])
+
+            let echoed = try await pool.withConnection { connection in
+                try connection.query(
+                    "SELECT $1::text AS t, $2::text IS NULL AS is_null, $3::bigint AS big, $4::float8 AS inf",
+                    [.text(unicode), .null, .int(Int.min), .double(.infinity)]
+                )[0]
+            }
+            #expect(try echoed.string("t") == unicode)
+            #expect(try echoed.bool("is_null"))
+            #expect(try echoed.int("big") == Int.min)
+            #expect(try echoed.double("inf") == .infinity)
+
+            try await pool.withConnection { connection in try connection.simpleQuery("DROP TABLE \(table)") }
+        }
+    }
+
+    @Test("typed readers reject unknown columns, NULLs and text of another type")
+    func decodingErrors() async throws {
+        let row = try await ClientTestDatabase.withPool(size: 1) { pool in
+            try await pool.withConnection { connection in
+                try connection.query("SELECT 'abc'::text AS word, NULL::bigint AS nothing, 'yes'::text AS flag")[0]
+            }
+        }
+        #expect(throws: PostgresError.self) { try row.int("word") }
+        #expect(throws: PostgresError.self) { try row.int("nothing") }
+        #expect(throws: PostgresError.self) { try row.string("missing") }
+        #expect(throws: PostgresError.self) { try row.bool("flag") }
+        #expect(try row.optionalInt("nothing") == nil)
+        do {
+            _ = try row.int("word")
+        } catch {
+            guard case .decoding(let message) = error else {
+                Issue.record("expected a decoding error, got \(error)")
+                return
+            }
+            #expect(message.contains("word"))
+        }
+    }
+
+    @Test("a duplicate key surfaces as SQLSTATE 23505 with its constraint")
+    func uniqueViolation() async throws {
+        let table = ClientTestDatabase.uniqueName("client_unique")
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            let error = await #expect(throws: PostgresError.self) {
+                try await pool.withConnection { connection in
+                    try connection.simpleQuery("CREATE TABLE \(table) (id bigint PRIMARY KEY)")
+                    try connection.execute("INSERT INTO \(table) VALUES ($1::bigint)", [7])
+                    try connection.execute("INSERT INTO \(table) VALUES ($1::bigint)", [7])
+                }
+            }
+            #expect(error?.isUniqueViolation == true)
+            #expect(error?.sqlState == "23505")
+            #expect(error?.isConnectionError == false)
+            if case .server(_, _, let detail, let constraint) = error {
+                #expect(constraint == "\(table)_pkey")
+                #expect(detail?.contains("(id)=(7)") == true)
+            } else {
+                Issue.record("expected a server error, got \(String(describing: error))")
+            }
+            // The connection stays usable after a statement error.
+            let count = try await pool.withConnection { connection in
+                try connection.query("SELECT count(*) AS n FROM \(table)")[0].int("n")
+            }
+            #expect(count == 1)
+            try await pool.withConnection { connection in try connection.simpleQuery("DROP TABLE \(table)") }
+        }
+    }
+
+    @Test("transactions commit, roll back on a thrown error, and nest with savepoints")
+    func transactions() async throws {
+        let table = ClientTestDatabase.uniqueName("client_tx")
+        try await ClientTestDatabase.withPool { pool in
+            try await pool.withConnection { connection in
+                try connection.simpleQuery("CREATE TABLE \(table) (id bigint PRIMARY KEY)")
+            }
+            try await pool.transaction { connection in
+                try connection.execute("INSERT INTO \(table) VALUES (1)")
+            }
+            await #expect(throws: DeliberateFailure.self) {
+                try await pool.transaction { connection in
+                    try connection.execute("INSERT INTO \(table) VALUES (2)")
+                    throw DeliberateFailure()
+                }
+            }
+            // The inner transaction fails alone on its savepoint; the outer one commits.
+            let innerFailed = try await pool.transaction { connection in
+                try connection.execute("INSERT INTO \(table) VALUES (3)")
+                do {
+                    try connection.transaction { inner in
+                        try inner.execute("INSERT INTO \(table) VALUES (1)")
+                    }
+                    return false
+                } catch let error as PostgresError {
+                    return error.isUniqueViolation
+                }
+            }
+            #expect(innerFailed)
+            // A statement error swallowed without a savepoint makes COMMIT roll back, which must not pass silently.
+            let swallowed = await #expect(throws: PostgresError.self) {
+                try await pool.transaction { connection in
+                    try connection.execute("INSERT INTO \(table) VALUES (4)")
+                    _ = try? connection.execute("INSERT INTO \(table) VALUES (1)")
+                }
+            }
+            #expect(swallowed?.sqlState == "25P02")
+
+            let ids = try await pool.withConnection { connection in
+                try connection.query("SELECT id FROM \(table) ORDER BY id").map { try $0.int("id") }
+            }
+            #expect(ids == [1, 3])
+            try await pool.withConnection { connection in try connection.simpleQuery("DROP TABLE \(table)") }
+        }
+    }
+
+    @Test("a statement is prepared once per connection and then reused")
+    func preparedStatementReuse() async throws {
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            let sql = "SELECT $1::bigint * 2 AS doubled -- \(ClientTestDatabase.uniqueName("reuse"))"
+            let (results, prepared) = try await pool.withConnection { connection in
+                let results = try (1...3).map { try connection.query(sql, [.int($0)])[0].int("doubled") }
+                let prepared = try connection.query(
+                    "SELECT count(*) AS n FROM pg_prepared_statements WHERE statement = $1::text", [.text(sql)]
+                )[0].int("n")
+                return (results, prepared)
+            }
+            #expect(results == [2, 4, 6])
+            #expect(prepared == 1)
+        }
+    }
+
+    @Test("cached statements are prepared again after their table changes or they are deallocated")
+    func preparedStatementsSurviveSchemaChanges() async throws {
+        let table = ClientTestDatabase.uniqueName("client_reprepare")
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            let values = try await pool.withConnection { connection in
+                try connection.simpleQuery("CREATE TABLE \(table) (value int); INSERT INTO \(table) VALUES (5)")
+                let select = "SELECT * FROM \(table)"
+                let before = try connection.query(select)[0].string("value")
+                try connection.simpleQuery("ALTER TABLE \(table) ALTER COLUMN value TYPE text USING 'v' || value")
+                let afterAlter = try connection.query(select)[0].string("value")
+                try connection.simpleQuery("DEALLOCATE ALL")
+                let afterDeallocate = try connection.query(select)[0].string("value")
+                try connection.simpleQuery("DROP TABLE \(table)")
+                return [before, afterAlter, afterDeallocate]
+            }
+            #expect(values == ["5", "v5", "v5"])
+        }
+    }
+
+    @Test("simpleQuery runs multi-statement scripts and reports the failing statement")
+    func simpleQueryScripts() async throws {
+        let table = ClientTestDatabase.uniqueName("client_script")
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            let count = try await pool.withConnection { connection in
+                try connection.simpleQuery("""
+                    CREATE TABLE \(table) (id int);
+                    INSERT INTO \(table) VALUES (1), (2);
+                    DROP TABLE IF EXISTS \(table)_absent;
+                    """)
+                return try connection.query("SELECT count(*) AS n FROM \(table)")[0].int("n")
+            }
+            #expect(count == 2)
+            let error = await #expect(throws: PostgresError.self) {
+                try await pool.withConnection { connection in
+                    try connection.simpleQuery("INSERT INTO \(table) VALUES (3); SELECT * FROM \(table)_absent;")
+                }
+            }
+            #expect(error?.sqlState == "42P01")
+            try await pool.withConnection { connection in try connection.simpleQuery("DROP TABLE \(table)") }
+        }
+    }
+
+    @Test("a NUL character in a parameter is rejected, not truncated")
+    func nulCharacterRejected() async throws {
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            let error = await #expect(throws: PostgresError.self) {
+                try await pool.withConnection { connection in
+                    try connection.query("SELECT $1::text AS t", [.text("before\u{0}after")])
+                }
+            }
+            #expect(error?.sqlState == "22021")
+        }
+    }
+}
+
+/// An error a test's closure throws on purpose.
+private struct DeliberateFailure: Error, Equatable {}

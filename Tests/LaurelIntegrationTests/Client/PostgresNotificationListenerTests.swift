@@ -1,0 +1,124 @@
+import Testing
+@testable import LaurelPostgres
+
+@Suite("PostgresNotificationListener")
+struct PostgresNotificationListenerTests {
+    @Test("delivers NOTIFY payloads in order, unicode and quotes included")
+    func deliversPayloads() async throws {
+        let channel = ClientTestDatabase.uniqueName("client_channel")
+        let listener = PostgresNotificationListener(
+            configuration: try ClientTestDatabase.configuration(),
+            channels: [channel, ClientTestDatabase.uniqueName("client_other")],
+            logger: ClientTestDatabase.logger
+        )
+        let received = NotificationCollector(listener)
+        listener.start()
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            try await ClientTestDatabase.waitUntilListening(on: channel, received: received, pool: pool)
+            let payloads = ["first", "O'Brien \"quoted\" 🏆 日本", "", "last"]
+            for payload in payloads {
+                try await ClientTestDatabase.notify(channel, payload, pool: pool)
+            }
+            #expect(try await ClientTestDatabase.eventually { received.payloads(on: channel).suffix(payloads.count) == payloads[...] })
+        }
+        await listener.stop()
+        await received.finished()
+    }
+
+    @Test("reconnects and listens again after its backend is terminated")
+    func survivesTerminatedBackend() async throws {
+        let channel = ClientTestDatabase.uniqueName("client_channel")
+        let applicationName = ClientTestDatabase.uniqueName("client_listener")
+        let listener = PostgresNotificationListener(
+            configuration: try ClientTestDatabase.configuration(applicationName: applicationName),
+            channels: [channel],
+            logger: ClientTestDatabase.logger
+        )
+        let received = NotificationCollector(listener)
+        listener.start()
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            try await ClientTestDatabase.waitUntilListening(on: channel, received: received, pool: pool)
+            let pid = try await pool.withConnection { connection in
+                try connection.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1::text", [.text(applicationName)])[0].int("pid")
+            }
+            try await ClientTestDatabase.terminateBackend(pid, using: pool)
+
+            var attempt = 0
+            let delivered = try await ClientTestDatabase.eventually(timeout: .seconds(15)) {
+                attempt += 1
+                try await ClientTestDatabase.notify(channel, "after-\(attempt)", pool: pool)
+                try await Task.sleep(for: .milliseconds(100))
+                return received.payloads(on: channel).contains { $0.hasPrefix("after-") }
+            }
+            #expect(delivered, "no notification arrived after the listener's backend was terminated")
+            let newPID = try await pool.withConnection { connection in
+                try connection.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1::text", [.text(applicationName)]).first?.int("pid")
+            }
+            #expect(newPID != nil && newPID != pid)
+        }
+        await listener.stop()
+        await received.finished()
+    }
+
+    @Test("stop ends the thread promptly and finishes the stream")
+    func stopIsPrompt() async throws {
+        let channel = ClientTestDatabase.uniqueName("client_channel")
+        let listener = PostgresNotificationListener(
+            configuration: try ClientTestDatabase.configuration(),
+            channels: [channel],
+            logger: ClientTestDatabase.logger
+        )
+        let received = NotificationCollector(listener)
+        listener.start()
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            try await ClientTestDatabase.waitUntilListening(on: channel, received: received, pool: pool)
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        await listener.stop()
+        #expect(clock.now - started < .seconds(1))
+        await received.finished()
+    }
+
+    @Test("stop is prompt while the listener waits to reconnect to an unreachable server")
+    func stopWhileReconnecting() async throws {
+        let listener = PostgresNotificationListener(
+            configuration: PostgresConfiguration(connectionString: "postgresql://postgres@127.0.0.1:1/none"),
+            channels: ["unreachable"],
+            logger: ClientTestDatabase.logger
+        )
+        let received = NotificationCollector(listener)
+        listener.start()
+        try await Task.sleep(for: .milliseconds(400))
+        let clock = ContinuousClock()
+        let started = clock.now
+        await listener.stop()
+        #expect(clock.now - started < .seconds(1))
+        await received.finished()
+    }
+}
+
+/// Collects everything a listener delivers, so tests can poll for it.
+final class NotificationCollector: Sendable {
+    private let notifications = LockedValue<[PostgresNotification]>([])
+    private let consumer: Task<Void, Never>
+
+    init(_ listener: PostgresNotificationListener) {
+        let notifications = self.notifications
+        let stream = listener.notifications
+        consumer = Task {
+            for await notification in stream {
+                notifications.withLock { $0.append(notification) }
+            }
+        }
+    }
+
+    func payloads(on channel: String) -> [String] {
+        notifications.withLock { $0.filter { $0.channel == channel }.map(\.payload) }
+    }
+
+    /// Returns once the stream has ended.
+    func finished() async {
+        await consumer.value
+    }
+}

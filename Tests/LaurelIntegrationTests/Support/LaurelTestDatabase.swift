@@ -1,0 +1,60 @@
+import Foundation
+import LaurelCore
+import LaurelPostgres
+import Logging
+import Testing
+
+/// The migrated Laurel database the server tests share (from `scripts/with-test-postgres`), and the admin SQL API
+/// on it. Tests run in parallel, so each makes users of its own with unique names.
+enum LaurelTestDatabase {
+    static let logger = Logger(label: "laurel.tests")
+
+    static func url() throws -> String {
+        try #require(
+            ProcessInfo.processInfo.environment["LAUREL_TEST_DATABASE_URL"],
+            "LAUREL_TEST_DATABASE_URL is not set: run the tests with scripts/test (or scripts/with-test-postgres swift test)")
+    }
+
+    static func configuration(_ applicationName: String = "laurel-tests") throws -> PostgresConfiguration {
+        PostgresConfiguration(connectionString: try url(), applicationName: applicationName, connectTimeoutSeconds: 5)
+    }
+
+    /// One pool for admin work, migrated once per test process.
+    static func admin() async throws -> PostgresPool {
+        try await shared.value.get()
+    }
+
+    private static let shared = Task<Result<PostgresPool, any Error>, Never> {
+        do {
+            let pool = PostgresPool(configuration: try configuration("laurel-tests-admin"), size: 4, logger: logger)
+            try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped())
+            return .success(pool)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A new user through `laurel.create_user`, with a name no other test uses.
+    static func createUser(_ prefix: String = "user", timeZone: String = "UTC") async throws -> TestUser {
+        let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
+        let pool = try await admin()
+        let row = try await pool.withConnection { connection in
+            try connection.query("SELECT user_id, token FROM laurel.create_user($1::text, $2::text)", [.text(name), .text(timeZone)]).first
+        }
+        let created = try #require(row)
+        return TestUser(id: UserID(Int64(try created.int("user_id"))), name: name, token: try created.string("token"))
+    }
+
+    /// Runs admin SQL and returns the first column of the first row.
+    @discardableResult
+    static func scalar(_ sql: String, _ parameters: [PostgresValue] = []) async throws -> String? {
+        try await admin().withConnection { connection in try connection.query(sql, parameters).first?[0] }
+    }
+}
+
+/// A user made for one test.
+struct TestUser: Sendable {
+    let id: UserID
+    let name: String
+    let token: String
+}

@@ -1,0 +1,104 @@
+import LaurelJSON
+import LaurelProtocol
+import NIOCore
+import Testing
+
+@Suite struct RequestLineParserTests {
+    private func parse(_ text: String) -> Result<RequestLine, TaggedProtocolError> {
+        RequestLineParser.parse(ByteBuffer(string: text))
+    }
+
+    private func failure(_ text: String) -> TaggedProtocolError? {
+        if case .failure(let error) = parse(text) { return error }
+        return nil
+    }
+
+    @Test func parsesTagVerbAndArgument() throws {
+        let line = try parse(#"a-1.b_c:9 log {"activity":"pushups","amount":5}"#).get()
+        #expect(line.tag == "a-1.b_c:9")
+        #expect(line.verb == "LOG")
+        #expect(line.argument == ["activity": "pushups", "amount": 5])
+        #expect(try parse("x Activity.Create").get() == RequestLine(tag: "x", verb: "ACTIVITY.CREATE"))
+        #expect(try parse("x PING {}").get().argument == [:])
+        #expect(try parse("x PING {} ").get().argument == [:])
+        #expect(try RequestLineParser.parse(Array("t ping".utf8)).get().verb == "PING")
+    }
+
+    @Test func acceptsTagsOfOneToThirtyTwoCharacters() throws {
+        #expect(try parse("1 PING").get().tag == "1")
+        let longest = String(repeating: "t", count: 32)
+        #expect(try parse("\(longest) PING").get().tag == longest)
+    }
+
+    @Test(arguments: [
+        "", " PING", "PING", "  PING", "\(String(repeating: "t", count: 33)) PING", "a/b PING", "a* PING", "é PING",
+        "* PING", "a\tb PING",
+    ])
+    func malformedTagIsAnsweredWithStar(line: String) throws {
+        let error = try #require(failure(line))
+        #expect(error.tag == "*")
+        #expect(error.error.code == .badRequest)
+    }
+
+    @Test func tagOnlyLineIsBadRequestWithTheTag() throws {
+        // A single word could be a tag without verb or a verb without tag; either way the tag is missing.
+        let error = try #require(failure("PING"))
+        #expect(error.tag == "*")
+        let tagged = try #require(failure("a1 "))
+        #expect(tagged.tag == "a1")
+        #expect(tagged.error.code == .badRequest)
+    }
+
+    @Test(arguments: [
+        "a1 LOG{}", "a1 LOG  {}", "a1 LOG []", "a1 LOG [1]", "a1 LOG \"x\"", "a1 LOG 1", "a1 LOG {} x",
+        "a1 LOG {\"a\":1}{}", "a1 LOG {\"a\":1,}", "a1 LOG {\"a\":1", "a1 PING ", "a1 LOG\t{}", "a1 LO-G",
+        "a1 LOG {\"a\":1,\"a\":2}", "a1 \(String(repeating: "X", count: 33))",
+    ])
+    func malformedRestIsBadRequestWithTheTag(line: String) throws {
+        let error = try #require(failure(line))
+        #expect(error.tag == "a1")
+        #expect(error.error.code == .badRequest)
+    }
+
+    @Test func invalidUTF8IsBadRequest() throws {
+        var bytes = Array(#"a1 LOG {"activity":"x"#.utf8)
+        bytes += [0xC3, 0x28]
+        bytes += Array(#""}"#.utf8)
+        guard case .failure(let error) = RequestLineParser.parse(bytes) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.tag == "a1")
+        #expect(error.error.code == .badRequest)
+        guard case .failure(let tagError) = RequestLineParser.parse([0x61, 0xFF, 0x20] + Array("PING".utf8)) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(tagError.tag == "*")
+    }
+
+    @Test func unknownVerbCarriesTheVerb() throws {
+        let error = try #require(failure(#"a1 Frobnicate {"x":1}"#))
+        #expect(error.tag == "a1")
+        #expect(error.error.code == .unknownVerb)
+        #expect(error.error.details["verb"] == "Frobnicate")
+        #expect(failure("a1 LOG.DELETED")?.error.code == .unknownVerb)
+    }
+
+    @Test func everyVerbIsRecognisedCaseInsensitively() throws {
+        for verb in Verb.allCases {
+            #expect(try parse("t \(verb.rawValue.lowercased())").get().verb == verb.rawValue)
+        }
+    }
+
+    @Test func parseRequestChecksFieldsUnderTheTag() throws {
+        let ok = try RequestLineParser.parseRequest(ByteBuffer(string: #"q LOG {"activity":"pushups"}"#)).get()
+        #expect(ok == TaggedRequest(tag: "q", request: .log(LogRequest(activity: "pushups"))))
+        guard case .failure(let error) = RequestLineParser.parseRequest(ByteBuffer(string: #"q LOG {"amount":2}"#)) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.tag == "q")
+        #expect(error.error == .invalidArgument(field: "activity", message: "missing field activity"))
+    }
+}

@@ -113,23 +113,11 @@ struct PostgresTools {
     }
 
     private func execute(_ program: String, _ arguments: [String], asPostgres: Bool) throws -> (Int32, String) {
-        let process = Process()
-        if asPostgres {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "postgres", "--", program] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-        }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
         // pg_ctl starts the server with its output sent to the log file (-l), so the pipe ends when pg_ctl does.
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        if asPostgres {
+            return try ChildProcess.run("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments)
+        }
+        return try ChildProcess.run(program, arguments)
     }
 }
 

@@ -57,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
                 print("demo token: \(token)")
                 print("try: nc \(configuration.host) \(configuration.port)   then   a1 AUTH {\"token\":\"\(token)\"}")
                 if embedded != nil { print("admin: psql \(connectionString)") }
+                fflush(nil)
             }
             let listener = PostgresNotificationListener(configuration: postgres, channels: [PostgresStoreEvents.channel], logger: logger)
             listener.start()

@@ -78,7 +78,7 @@ CREATE TABLE laurel.logs (
     requested_at  timestamptz,
     created_at    timestamptz NOT NULL DEFAULT now(),
     deleted_at    timestamptz,
-    response      jsonb,
+    response      json,
     PRIMARY KEY (user_id, id)
 );
 CREATE INDEX logs_user_at ON laurel.logs (user_id, at DESC, seq DESC) WHERE deleted_at IS NULL;
@@ -98,7 +98,7 @@ CREATE TABLE laurel.pushes (
     user_id     bigint      NOT NULL REFERENCES laurel.users ON DELETE CASCADE,
     seq         bigint      NOT NULL,
     kind        text        NOT NULL,
-    data        jsonb       NOT NULL,
+    data        json        NOT NULL,
     created_at  timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (user_id, seq)
 );

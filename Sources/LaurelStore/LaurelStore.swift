@@ -18,8 +18,9 @@ public protocol LaurelStore: Sendable {
         user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
     ) async throws -> T
 
-    /// Makes sure the catalog's built-in activities exist, so logs can refer to them.
-    func installBuiltinActivities(_ activities: [Activity]) async throws(StoreError)
+    /// Makes sure the catalog's built-in activities exist, so logs can refer to them, and records the catalog's
+    /// achievements for the operators' statistics.
+    func installCatalog(_ catalog: Catalog) async throws(StoreError)
 }
 
 /// A user that presented a valid token.
@@ -48,4 +49,6 @@ public enum StoreEvent: Sendable, Equatable {
     case tokensRevoked(UserID)
     case userDeleted(UserID)
     case subscriptionChanged(UserID)
+    /// The user has stored pushes up to `seq` (written by this or another instance).
+    case pushesStored(UserID, seq: Int64)
 }

@@ -13,6 +13,8 @@ public protocol UserRecords {
     func userName() throws -> String
     func currentSettings() throws -> UserSettings
     func appendSettings(_ settings: UserSettings) throws
+    /// Every rest-day and vacation change, each from the local day it was made on.
+    func streakSettingsHistory() throws -> StreakSettingsHistory
 
     func customActivities(includeDeleted: Bool) throws -> [Activity]
     func customActivity(id: String) throws -> Activity?
@@ -28,7 +30,22 @@ public protocol UserRecords {
     func setLogResponse(id: String, response: JSONValue) throws
     func markLogDeleted(id: String) throws
     func logs(_ query: LogQuery) throws -> [StoredLog]
-    func logTotals() throws -> LogTotals
+    /// Live logs of one activity whose `at` lies in the closed interval, for speed windows.
+    func logFacts(activity: String, from: Date, through: Date) throws -> [LoggedFact]
+    /// Every live log, lesson completion and event: the input of a full recomputation.
+    func allFacts() throws -> ProgressFacts
+
+    func lessonCompletion(id: String) throws -> StoredLesson?
+    func insertLessonCompletion(_ lesson: StoredLesson) throws
+    func setLessonResponse(id: String, response: JSONValue) throws
+    func reportedEvent(id: String) throws -> StoredEvent?
+    func insertReportedEvent(_ event: StoredEvent) throws
+    func setReportedEventResponse(id: String, response: JSONValue) throws
+
+    /// Achievement id to unlock time.
+    func unlocks() throws -> [String: Date]
+    /// Records an unlock; false when the achievement was unlocked before (nothing changes then).
+    func insertUnlock(achievementID: String, at: Date) throws -> Bool
 
     func subscription() throws -> SubscriptionState
 
@@ -39,6 +56,8 @@ public protocol UserRecords {
     func appendPush(kind: String, data: JSONObject) throws -> StoredPush
     func pushes(after seq: Int64, limit: Int) throws -> [StoredPush]
     func lastPushSeq() throws -> Int64
+    /// Tells every server instance, once this transaction commits, that the user has pushes up to `seq`.
+    func announcePushes(through seq: Int64) throws
 }
 
 /// A log as stored. `requestedAt` is the `at` the client sent, nil when the server chose it; `response` is the
@@ -53,10 +72,12 @@ public struct StoredLog: Sendable, Equatable {
     public var requestedAt: Date?
     public var deleted: Bool
     public var response: JSONValue?
+    /// The local hour of `at` in the user's zone at logging time.
+    public var localHour: Int?
 
     public init(
         id: String, activityID: String, amount: Int, at: Date, day: String, note: String?,
-        requestedAt: Date?, deleted: Bool = false, response: JSONValue? = nil
+        requestedAt: Date?, deleted: Bool = false, response: JSONValue? = nil, localHour: Int? = nil
     ) {
         self.id = id
         self.activityID = activityID
@@ -66,6 +87,45 @@ public struct StoredLog: Sendable, Equatable {
         self.note = note
         self.requestedAt = requestedAt
         self.deleted = deleted
+        self.response = response
+        self.localHour = localHour
+    }
+}
+
+/// A completed lesson as stored; `id` is the request's idempotency key.
+public struct StoredLesson: Sendable, Equatable {
+    public var id: String
+    public var lessonID: String
+    public var category: String
+    public var at: Date
+    public var day: String
+    public var requestedAt: Date?
+    public var response: JSONValue?
+
+    public init(id: String, lessonID: String, category: String, at: Date, day: String, requestedAt: Date?, response: JSONValue? = nil) {
+        self.id = id
+        self.lessonID = lessonID
+        self.category = category
+        self.at = at
+        self.day = day
+        self.requestedAt = requestedAt
+        self.response = response
+    }
+}
+
+/// A reported event (`share`, `invite`) as stored; `id` is the request's idempotency key.
+public struct StoredEvent: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var at: Date
+    public var requestedAt: Date?
+    public var response: JSONValue?
+
+    public init(id: String, name: String, at: Date, requestedAt: Date?, response: JSONValue? = nil) {
+        self.id = id
+        self.name = name
+        self.at = at
+        self.requestedAt = requestedAt
         self.response = response
     }
 }
@@ -88,19 +148,6 @@ public struct LogQuery: Sendable, Equatable {
     }
 }
 
-/// Counts over a user's live logs, for PROFILE.
-public struct LogTotals: Sendable, Equatable {
-    public var logs: Int
-    public var activeDays: Int
-    public var amountByActivity: [String: Int]
-
-    public init(logs: Int, activeDays: Int, amountByActivity: [String: Int]) {
-        self.logs = logs
-        self.activeDays = activeDays
-        self.amountByActivity = amountByActivity
-    }
-}
-
 /// The derived figures kept for a user (they can always be recomputed from the facts).
 public struct StoredProgress: Sendable, Equatable {
     public var xp: Int
@@ -108,9 +155,10 @@ public struct StoredProgress: Sendable, Equatable {
     public var maxLevel: Int
     public var currentStreak: Int
     public var longestStreak: Int
-    public var state: JSONValue?
+    /// The engine's running state, as JSON text.
+    public var state: String?
 
-    public init(xp: Int = 0, level: Int = 1, maxLevel: Int = 1, currentStreak: Int = 0, longestStreak: Int = 0, state: JSONValue? = nil) {
+    public init(xp: Int = 0, level: Int = 1, maxLevel: Int = 1, currentStreak: Int = 0, longestStreak: Int = 0, state: String? = nil) {
         self.xp = xp
         self.level = level
         self.maxLevel = maxLevel

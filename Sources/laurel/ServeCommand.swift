@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             if !noMigrate { try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped()) }
             let store = PostgresStore(pool: pool)
-            try await store.installBuiltinActivities(loadedCatalog.activities)
+            try await store.installCatalog(loadedCatalog)
             if demoUser ?? (embedded != nil) {
                 let token = try await DemoUser.token(pool: pool)
                 print("demo token: \(token)")

@@ -1,16 +1,26 @@
-/// A server catalog: the built-in activities, lessons and accepted event names every user shares. The server
-/// runs with one catalog, chosen at start (`standfit` by default).
+/// A server catalog: the built-in activities, lessons, accepted event names and achievements every user shares.
+/// The server runs with one catalog, chosen at start (`standfit` by default).
 public struct Catalog: Sendable {
     public var name: String
     public var activities: [Activity]
     public var lessons: [Lesson]
     public var eventNames: [String]
+    /// In catalog order, which is also the order in which one evaluation unlocks several.
+    public var achievements: [AchievementDefinition]
 
-    public init(name: String, activities: [Activity], lessons: [Lesson] = [], eventNames: [String] = []) {
+    public init(
+        name: String, activities: [Activity], lessons: [Lesson] = [], eventNames: [String] = [],
+        achievements: [AchievementDefinition] = []
+    ) {
         self.name = name
         self.activities = activities
         self.lessons = lessons
         self.eventNames = eventNames
+        self.achievements = achievements
+    }
+
+    public func lesson(_ id: String) -> Lesson? {
+        lessons.first { $0.id == id }
     }
 
     /// The built-in activity with this id or (case-insensitive) name.

@@ -44,7 +44,21 @@ public enum CatalogFile {
             guard let event = entry.stringValue, !event.isEmpty else { throw CatalogFileError(field: "events[\(index)]", reason: "must be a name") }
             events.append(event)
         }
-        return Catalog(name: name, activities: activities, lessons: lessons, eventNames: events)
+        var achievements: [AchievementDefinition] = []
+        for (index, entry) in (root["achievements"]?.arrayValue ?? []).enumerated() {
+            let achievement = try CatalogAchievementEntry.decode(entry, at: "achievements[\(index)]")
+            if achievements.contains(where: { $0.id == achievement.id }) {
+                throw CatalogFileError(field: "achievements[\(index)].id", reason: "\(achievement.id) is listed twice")
+            }
+            if let activity = achievement.rule.activity, !activities.contains(where: { $0.id == activity }) {
+                throw CatalogFileError(field: "achievements[\(index)].rule.activity", reason: "no activity \(activity) in this catalog")
+            }
+            if case .events(let event) = achievement.rule, !events.contains(event) {
+                throw CatalogFileError(field: "achievements[\(index)].rule.name", reason: "no event \(event) in this catalog")
+            }
+            achievements.append(achievement)
+        }
+        return Catalog(name: name, activities: activities, lessons: lessons, eventNames: events, achievements: achievements)
     }
 
     private static func string(_ object: JSONObject, _ key: String, at path: String) throws(CatalogFileError) -> String {

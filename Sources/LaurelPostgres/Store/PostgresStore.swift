@@ -56,16 +56,27 @@ public final class PostgresStore: LaurelStore {
         }
     }
 
-    public func installBuiltinActivities(_ activities: [Activity]) async throws(StoreError) {
+    public func installCatalog(_ catalog: Catalog) async throws(StoreError) {
         do {
             try await pool.transaction { connection in
-                for activity in activities {
+                for activity in catalog.activities {
                     try connection.execute(
                         """
                         INSERT INTO laurel.activities (id, user_id, name, unit, icon) VALUES ($1::text, NULL, $2::text, $3::text, $4::text)
                         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, unit = EXCLUDED.unit, icon = EXCLUDED.icon
                          WHERE laurel.activities.user_id IS NULL
                         """, [.text(activity.id), .text(activity.name), .text(activity.unit.rawValue), PostgresValue(activity.icon)])
+                }
+                for achievement in catalog.achievements {
+                    try connection.execute(
+                        """
+                        INSERT INTO laurel.achievements (id, name, category, tier, target, secret, catalog)
+                        VALUES ($1::text, $2::text, $3::text, $4::text, $5::integer, $6::boolean, $7::text)
+                        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, category = EXCLUDED.category, tier = EXCLUDED.tier,
+                            target = EXCLUDED.target, secret = EXCLUDED.secret, catalog = EXCLUDED.catalog
+                        """,
+                        [.text(achievement.id), .text(achievement.name), .text(achievement.category), .text(achievement.tier.rawValue),
+                         .int(achievement.target), .bool(achievement.isSecret), .text(catalog.name)])
                 }
             }
         } catch {

@@ -5,7 +5,8 @@ import LaurelStore
 extension PostgresUserRecords {
     private static let logColumns = """
         id, activity_id, amount, \(PostgresTimestamp.column("at", as: "at_us")), to_char(day, 'YYYY-MM-DD') AS day, note,
-        \(PostgresTimestamp.column("requested_at", as: "requested_us")), deleted_at IS NOT NULL AS deleted, response::text AS response
+        \(PostgresTimestamp.column("requested_at", as: "requested_us")), deleted_at IS NOT NULL AS deleted, response::text AS response,
+        local_hour
         """
 
     func log(id: String) throws -> StoredLog? {
@@ -17,18 +18,18 @@ extension PostgresUserRecords {
     func insertLog(_ log: StoredLog) throws {
         try connection.execute(
             """
-            INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, note, requested_at, response)
+            INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, note, requested_at, response, local_hour)
             VALUES ($1::bigint, $2::text, $3::text, $4::integer, \(PostgresTimestamp.parameter(5)), $6::date, $7::text,
-                    \(PostgresTimestamp.parameter(8)), $9::jsonb)
+                    \(PostgresTimestamp.parameter(8)), $9::json, $10::smallint)
             """,
             [userParameter, .text(log.id), .text(log.activityID), .int(log.amount), .int(PostgresTimestamp.microseconds(log.at)),
              .text(log.day), PostgresValue(log.note), log.requestedAt.map { .int(PostgresTimestamp.microseconds($0)) } ?? .null,
-             log.response.map { .text($0.serialized()) } ?? .null])
+             log.response.map { .text($0.serialized()) } ?? .null, PostgresValue(log.localHour)])
     }
 
     func setLogResponse(id: String, response: JSONValue) throws {
         try connection.execute(
-            "UPDATE laurel.logs SET response = $3::jsonb WHERE user_id = $1::bigint AND id = $2::text",
+            "UPDATE laurel.logs SET response = $3::json WHERE user_id = $1::bigint AND id = $2::text",
             [userParameter, .text(id), .text(response.serialized())])
     }
 
@@ -53,29 +54,12 @@ extension PostgresUserRecords {
         ).map(Self.log)
     }
 
-    func logTotals() throws -> LogTotals {
-        let rows = try connection.query(
-            """
-            SELECT activity_id, count(*) AS logs, sum(amount) AS amount FROM laurel.logs
-             WHERE user_id = $1::bigint AND deleted_at IS NULL GROUP BY activity_id
-            """, [userParameter])
-        var amounts: [String: Int] = [:]
-        var logs = 0
-        for row in rows {
-            amounts[try row.string("activity_id")] = try row.int("amount")
-            logs += try row.int("logs")
-        }
-        let activeDays = try connection.query(
-            "SELECT count(DISTINCT day) AS n FROM laurel.logs WHERE user_id = $1::bigint AND deleted_at IS NULL", [userParameter]
-        ).first.require().int("n")
-        return LogTotals(logs: logs, activeDays: activeDays, amountByActivity: amounts)
-    }
-
     private static func log(_ row: PostgresRow) throws -> StoredLog {
         StoredLog(
             id: try row.string("id"), activityID: try row.string("activity_id"), amount: try row.int("amount"),
             at: PostgresTimestamp.date(microseconds: try row.int("at_us")), day: try row.string("day"), note: row["note"],
             requestedAt: try row.optionalInt("requested_us").map { PostgresTimestamp.date(microseconds: $0) },
-            deleted: try row.bool("deleted"), response: try row["response"].map { try JSONParser.parse($0) })
+            deleted: try row.bool("deleted"), response: try row["response"].map { try JSONParser.parse($0) },
+            localHour: try row.optionalInt("local_hour"))
     }
 }

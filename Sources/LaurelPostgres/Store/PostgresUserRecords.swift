@@ -37,6 +37,25 @@ struct PostgresUserRecords: UserRecords {
             [userParameter, .text(settings.timeZone), settings.restDay.map { .int($0.rawValue) } ?? .null, .bool(settings.vacation)])
     }
 
+    func streakSettingsHistory() throws -> StreakSettingsHistory {
+        var history = StreakSettingsHistory(restDayChanges: [], vacationChanges: [])
+        let rows = try connection.query(
+            "SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, rest_day, vacation FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id",
+            [userParameter])
+        for row in rows {
+            guard let day = LocalDay(try row.string("day")) else { throw StoreError.failed("stored settings have a bad day") }
+            history.setRestDay(try row.optionalInt("rest_day").flatMap(Weekday.init(rawValue:)), from: day)
+            history.setVacation(try row.bool("vacation"), from: day)
+        }
+        return history
+    }
+
+    func announcePushes(through seq: Int64) throws {
+        try connection.execute(
+            "SELECT pg_notify('laurel_events', json_build_object('event', 'pushes_stored', 'user_id', $1::bigint, 'seq', $2::bigint)::text)",
+            [userParameter, .int(Int(seq))])
+    }
+
     func subscription() throws -> SubscriptionState {
         let row = try connection.query(
             """
@@ -60,7 +79,7 @@ struct PostgresUserRecords: UserRecords {
         return StoredProgress(
             xp: try row.int("xp"), level: try row.int("level"), maxLevel: try row.int("max_level"),
             currentStreak: try row.int("current_streak"), longestStreak: try row.int("longest_streak"),
-            state: try row["state"].map { try JSONParser.parse($0) })
+            state: row["state"])
     }
 
     func saveProgress(_ progress: StoredProgress) throws {
@@ -73,7 +92,7 @@ struct PostgresUserRecords: UserRecords {
                 state = EXCLUDED.state, updated_at = now()
             """,
             [userParameter, .int(progress.xp), .int(progress.level), .int(progress.maxLevel), .int(progress.currentStreak),
-             .int(progress.longestStreak), progress.state.map { .text($0.serialized()) } ?? .null])
+             .int(progress.longestStreak), PostgresValue(progress.state)])
     }
 
     func appendPush(kind: String, data: JSONObject) throws -> StoredPush {
@@ -81,7 +100,7 @@ struct PostgresUserRecords: UserRecords {
             """
             WITH next AS (UPDATE laurel.users SET last_seq = last_seq + 1 WHERE id = $1::bigint RETURNING last_seq)
             INSERT INTO laurel.pushes (user_id, seq, kind, data)
-            SELECT $1::bigint, next.last_seq, $2::text, $3::jsonb FROM next
+            SELECT $1::bigint, next.last_seq, $2::text, $3::json FROM next
             RETURNING seq, \(PostgresTimestamp.column("created_at", as: "at"))
             """,
             [userParameter, .text(kind), .text(JSONValue.object(data).serialized())]

@@ -125,6 +125,10 @@ struct ClientConnection {
             await outlet.skip(through: Int64(lastSeq))
         }
         await outlet.finishReplay(missed)
+        // Catalog additions and the days that passed are evaluated at the latest when the user authenticates.
+        let engine = services.engine
+        let caughtUp = try await context.write { records in try engine.evaluate(.catchUp, in: records, now: Date()) }
+        await services.registry.deliver(caughtUp.pushes, to: user.id)
     }
 
     static func protocolError(for error: any Error, logger: Logger) -> ProtocolError {

@@ -104,6 +104,8 @@ public final class LaurelServer: Service, Sendable {
                 await services.registry.closeConnections(of: user, reason: "account_deleted")
             case .subscriptionChanged:
                 break
+            case .pushesStored(let user, let seq):
+                await services.registry.catchUp(user, through: seq, store: services.store)
             }
         }
     }

@@ -19,37 +19,45 @@ enum AccountRequests {
         if let zone = change.timeZone, TimeZone(identifier: zone) == nil {
             throw ProtocolError.invalidArgument(field: "time_zone", message: "\"\(zone)\" is not an IANA time zone")
         }
-        let settings: UserSettings
         if change.isEmpty {
-            settings = try await context.read { try $0.currentSettings() }
-        } else {
-            settings = try await context.write { records in
-                let current = try records.currentSettings()
-                var next = current
-                if let zone = change.timeZone { next.timeZone = zone }
-                if let restDay = change.restDay { next.restDay = restDay }
-                if let vacation = change.vacation { next.vacation = vacation }
-                if next != current { try records.appendSettings(next) }
-                return next
-            }
+            return RequestOutcome(SettingsRendering.json(try await context.read { try $0.currentSettings() }))
         }
-        return RequestOutcome(SettingsRendering.json(settings))
+        let engine = context.engine
+        let (settings, pushes) = try await context.write { records -> (UserSettings, [StoredPush]) in
+            let current = try records.currentSettings()
+            var next = current
+            if let zone = change.timeZone { next.timeZone = zone }
+            if let restDay = change.restDay { next.restDay = restDay }
+            if let vacation = change.vacation { next.vacation = vacation }
+            guard next != current else { return (current, []) }
+            try records.appendSettings(next)
+            // A rest day or vacation counts from the day it was set, in the zone in force now.
+            let now = Date()
+            let today = LocalDay(of: now, in: TimeZone(identifier: next.timeZone) ?? .gmt)
+            return (next, try engine.evaluate(.settingsChanged(effective: today), in: records, now: now).pushes)
+        }
+        return RequestOutcome(SettingsRendering.json(settings), pushes: pushes)
     }
 
     static func profile(in context: RequestContext) async throws -> RequestOutcome {
         let user = context.user
+        let engine = context.engine
         let value = try await context.read { records -> JSONValue in
-            let progress = try records.progress()
-            let totals = try records.logTotals()
+            let snapshot = try engine.snapshot(in: records, now: Date())
             let subscription = try records.subscription()
             var byActivity = JSONObject()
-            for (activity, amount) in totals.amountByActivity.sorted(by: { $0.key < $1.key }) { byActivity[activity] = .int(amount) }
+            for (activity, measures) in snapshot.measures.activities.sorted(by: { $0.key < $1.key }) where measures.total > 0 {
+                byActivity[activity] = .int(measures.total)
+            }
             return [
-                "user": .string(user.name), "tier": .string(subscription.tier), "xp": .int(progress.xp),
-                "level": .int(progress.level), "xp_to_next_level": .int(LevelCurve.xpToNextLevel(forXP: progress.xp)),
-                "streak": StreakRendering.json(progress),
-                "totals": ["logs": .int(totals.logs), "active_days": .int(totals.activeDays), "by_activity": .object(byActivity)],
-                "unlocked": 0,
+                "user": .string(user.name), "tier": .string(subscription.tier), "xp": .int(snapshot.xp),
+                "level": .int(snapshot.level), "xp_to_next_level": .int(LevelCurve.xpToNextLevel(forXP: snapshot.xp)),
+                "streak": StreakRendering.json(snapshot.streak),
+                "totals": [
+                    "logs": .int(snapshot.measures.totalLogs), "active_days": .int(snapshot.measures.activeDays),
+                    "by_activity": .object(byActivity),
+                ],
+                "unlocked": .int(snapshot.unlocks.count),
             ]
         }
         return RequestOutcome(value)

@@ -18,54 +18,51 @@ enum LogRequests {
     static func log(_ draft: Draft, in context: RequestContext) async throws -> RequestOutcome {
         let now = Date()
         if let at = draft.at, let problem = context.services.configuration.logTimePolicy.problem(with: at, now: now) {
-            switch problem {
-            case .inFuture: throw ProtocolError.invalidArgument(field: "at", message: "at is more than 5 minutes in the future")
-            case .beforeBackfillWindow: throw ProtocolError.invalidArgument(field: "at", message: "at is older than the backfill window")
-            }
+            throw error(for: problem)
         }
         if let wait = await context.session.spendLogAllowance() {
             throw ProtocolError.rateLimited(retryAfterMs: Int(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000))
         }
         let catalog = context.catalog
-        let response = try await context.write { records -> JSONValue in
+        let engine = context.engine
+        let (response, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
             if let id = draft.id, let existing = try records.log(id: id) {
-                guard try sameContent(existing, draft, catalog: catalog, records: records), case .object(var first)? = existing.response else {
+                guard try sameContent(existing, draft, catalog: catalog, records: records) else {
                     throw ProtocolError.conflict("log id \"\(id)\" was used for a different log")
                 }
-                first["duplicate"] = true
-                return .object(first)
+                return (try FactAnswer.replay(existing.response), [])
             }
             guard let activity = try ActivityLookup.live(draft.activity, catalog: catalog, in: records) else {
                 throw ProtocolError.notFound(field: "activity")
             }
             let at = draft.at ?? now
-            let zone = TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt
-            var log = StoredLog(
+            let local = LocalDateTime(of: at, in: TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt)
+            let log = StoredLog(
                 id: draft.id ?? UUID().uuidString.lowercased(), activityID: activity.id, amount: draft.amount, at: at,
-                day: LocalDay(of: at, in: zone).description, note: draft.note, requestedAt: draft.at)
-            let progress = try records.progress()
-            let answer: JSONObject = [
-                "log": LogRendering.json(log), "duplicate": false, "unlocked": [],
-                "xp": .int(progress.xp), "level": .int(progress.level), "streak": StreakRendering.json(progress),
-            ]
-            log.response = .object(answer)
+                day: local.day.description, note: draft.note, requestedAt: draft.at, localHour: local.hour)
             try records.insertLog(log)
-            return .object(answer)
+            let fact = LoggedFact(id: log.id, activity: activity.id, amount: log.amount, at: at, day: local.day, localHour: local.hour)
+            let evaluation = try engine.evaluate(.newLog(fact), in: records, now: now)
+            let answer = FactAnswer.json(fact: LogRendering.json(log), evaluation: evaluation)
+            try records.setLogResponse(id: log.id, response: answer)
+            return (answer, evaluation.pushes)
         }
-        return RequestOutcome(response)
+        return RequestOutcome(response, pushes: pushes)
     }
 
     static func delete(id: String, in context: RequestContext) async throws -> RequestOutcome {
-        let response = try await context.write { records -> JSONValue in
+        let engine = context.engine
+        let (response, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
             guard let log = try records.log(id: id), !log.deleted else { throw ProtocolError.notFound(field: "id") }
             try records.markLogDeleted(id: id)
-            let progress = try records.progress()
-            return [
-                "log": LogRendering.json(log), "xp": .int(progress.xp), "level": .int(progress.level),
-                "streak": StreakRendering.json(progress),
+            let evaluation = try engine.evaluate(.factsRemoved, in: records, now: Date())
+            let answer: JSONValue = [
+                "log": LogRendering.json(log), "xp": .int(evaluation.xp), "level": .int(evaluation.level),
+                "streak": StreakRendering.json(evaluation.streak),
             ]
+            return (answer, evaluation.pushes)
         }
-        return RequestOutcome(response)
+        return RequestOutcome(response, pushes: pushes)
     }
 
     static func list(
@@ -90,6 +87,13 @@ enum LogRequests {
         return RequestOutcome(response)
     }
 
+    static func error(for problem: LogTimePolicy.Problem) -> ProtocolError {
+        switch problem {
+        case .inFuture: .invalidArgument(field: "at", message: "at is more than 5 minutes in the future")
+        case .beforeBackfillWindow: .invalidArgument(field: "at", message: "at is older than the backfill window")
+        }
+    }
+
     /// A retry is the same LOG when it names the same activity, amount, `at` (as sent) and note.
     private static func sameContent(_ stored: StoredLog, _ draft: Draft, catalog: Catalog, records: any UserRecords) throws -> Bool {
         guard stored.amount == draft.amount, stored.note == draft.note else { return false }
@@ -111,14 +115,5 @@ enum LogRendering {
         ]
         if let note = log.note { object["note"] = .string(note) }
         return .object(object)
-    }
-}
-
-enum StreakRendering {
-    static func json(_ progress: StoredProgress) -> JSONValue {
-        [
-            "current": .int(progress.currentStreak), "longest": .int(progress.longestStreak), "freezes": 0,
-            "at_risk": false,
-        ]
     }
 }

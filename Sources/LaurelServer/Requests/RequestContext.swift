@@ -10,12 +10,14 @@ final class ServerServices: Sendable {
     let store: any LaurelStore
     let catalog: Catalog
     let registry: SessionRegistry
+    let engine: ProgressEngine
     let logger: Logger
 
     init(configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog, logger: Logger) {
         self.configuration = configuration
         self.store = store
         self.catalog = catalog
+        self.engine = ProgressEngine(catalog: catalog)
         self.registry = SessionRegistry(limits: configuration.limits)
         self.logger = logger
     }
@@ -29,6 +31,7 @@ struct RequestContext: Sendable {
 
     var store: any LaurelStore { services.store }
     var catalog: Catalog { services.catalog }
+    var engine: ProgressEngine { services.engine }
 
     /// Runs a writing unit of work in the user's turn and transaction.
     func write<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {

@@ -33,9 +33,17 @@ enum RequestRouter {
             return try await AccountRequests.profile(in: context)
         case .notifications(let page):
             return try await AccountRequests.notifications(after: Int64(page.after ?? 0), limit: page.limit, in: context)
+        case .lessonDone(let lesson):
+            return try await LessonAndEventRequests.lessonDone(lesson: lesson.lesson, at: lesson.at, id: lesson.id, in: context)
+        case .event(let event):
+            return try await LessonAndEventRequests.event(name: event.name, at: event.at, id: event.id, in: context)
+        case .achievements(let filters):
+            return try await AchievementRequests.list(filters, in: context)
+        case .achievement(let target):
+            return try await AchievementRequests.one(id: target.id, in: context)
         case .auth, .ping, .quit:
             throw ProtocolError.internal()
-        case .lessonDone, .event, .achievements, .achievement, .challenges, .subscription, .trialStart, .presets,
+        case .challenges, .subscription, .trialStart, .presets,
              .templates, .templateCreate, .templateUpdate, .templateDelete, .templateExport, .templateImport,
              .accountExport, .accountDelete:
             throw ProtocolError(code: .internal, message: "\(request.verb.rawValue) is not available in this version yet")

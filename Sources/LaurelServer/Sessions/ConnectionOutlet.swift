@@ -19,6 +19,9 @@ actor ConnectionOutlet {
         self.channel = channel
     }
 
+    /// The `seq` of the last push delivered (or skipped as not wanted).
+    var deliveredThrough: Int64 { deliveredSeq }
+
     func write(_ line: ByteBuffer) async {
         // A failed write means the connection is gone; its request loop notices and cleans up.
         try? await writer.write(line)

@@ -52,6 +52,22 @@ final class SessionRegistry: Sendable {
         }
     }
 
+    /// Delivers pushes stored up to `seq` (by this instance or another) to the user's connections here that
+    /// have not had them; connections that have (the usual case on the instance that stored them) cost nothing.
+    func catchUp(_ user: UserID, through seq: Int64, store: any LaurelStore) async {
+        let outlets = outlets(of: user)
+        var behind: [(ConnectionOutlet, Int64)] = []
+        for outlet in outlets {
+            let delivered = await outlet.deliveredThrough
+            if delivered < seq { behind.append((outlet, delivered)) }
+        }
+        guard let oldest = behind.map(\.1).min() else { return }
+        guard let missed = try? await store.read(user: user, { try $0.pushes(after: oldest, limit: 1000) }) else { return }
+        for (outlet, _) in behind {
+            for push in missed { await outlet.deliver(push) }
+        }
+    }
+
     func closeConnections(of user: UserID, reason: String) async {
         for outlet in outlets(of: user) { await outlet.close(reason: reason) }
     }

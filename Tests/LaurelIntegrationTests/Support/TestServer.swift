@@ -24,7 +24,7 @@ enum TestServer {
         let pool = PostgresPool(configuration: postgres, size: 4, logger: logger)
         let store = PostgresStore(pool: pool)
         let loaded = try ShippedCatalogs.load(catalog)
-        try await store.installBuiltinActivities(loaded.activities)
+        try await store.installCatalog(loaded)
         let listener = PostgresNotificationListener(configuration: postgres, channels: [PostgresStoreEvents.channel], logger: logger)
         listener.start()
         let port = AsyncStream<Int>.makeStream()

@@ -1,0 +1,35 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelStore
+
+/// What the engine keeps between evaluations in `laurel.progress.state`: the running accumulator (so a new log
+/// costs one update, not a pass over the history) and the streak last shown (to tell what changed).
+struct EngineState: Codable, Sendable {
+    /// Bumped when the stored form changes; an older form is rebuilt from the facts.
+    static let currentVersion = 1
+
+    var version = EngineState.currentVersion
+    var accumulator: ProgressAccumulator
+    var streak: StreakState
+
+    static func decode(_ text: String?) -> EngineState? {
+        guard let text, let state = try? JSONDecoder().decode(EngineState.self, from: Data(text.utf8)),
+              state.version == currentVersion else { return nil }
+        return state
+    }
+
+    func encoded() throws -> String {
+        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+    }
+}
+
+/// What one evaluation found: the achievements unlocked now (in unlock order, as ACHIEVEMENT objects), the
+/// figures after it, and the pushes it stored.
+struct Evaluation: Sendable {
+    var unlocked: [JSONObject]
+    var xp: Int
+    var level: Int
+    var streak: StreakState
+    var pushes: [StoredPush]
+}

@@ -1,0 +1,78 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+import LaurelStore
+
+/// ACHIEVEMENTS and ACHIEVEMENT: the catalog's achievements with the user's progress.
+enum AchievementRequests {
+    static func list(_ filters: AchievementsRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let catalog = context.catalog
+        let engine = context.engine
+        let value = try await context.read { records -> JSONValue in
+            var activityID: String?
+            if let activity = filters.activity {
+                guard let found = try catalog.builtinActivity(named: activity) ?? ActivityLookup.custom(activity, in: records) else {
+                    throw ProtocolError.notFound(field: "activity")
+                }
+                activityID = found.id
+            }
+            let snapshot = try engine.snapshot(in: records, now: Date())
+            let views = views(snapshot, catalog: catalog).filter { view in
+                (filters.includeHidden || !view.isHidden)
+                    && filters.category.map { $0 == view.definition.category } ?? true
+                    && activityID.map { $0 == view.activity } ?? true
+                    && filters.status.map { $0.rawValue == view.status } ?? true
+                    && filters.source.map { $0.rawValue == "builtin" } ?? true
+            }
+            var byTier = JSONObject()
+            for tier in AchievementTier.allCases {
+                byTier[tier.rawValue] = .int(views.filter { $0.isUnlocked && $0.definition.tier == tier }.count)
+            }
+            return [
+                "summary": ["unlocked": .int(views.filter(\.isUnlocked).count), "total": .int(views.count), "by_tier": .object(byTier)],
+                "achievements": .array(ordered(views).map { .object($0.json) }),
+            ]
+        }
+        return RequestOutcome(value)
+    }
+
+    static func one(id: String, in context: RequestContext) async throws -> RequestOutcome {
+        let catalog = context.catalog
+        let engine = context.engine
+        let value = try await context.read { records -> JSONValue in
+            let snapshot = try engine.snapshot(in: records, now: Date())
+            guard let view = views(snapshot, catalog: catalog).first(where: { $0.definition.id == id }) else {
+                throw ProtocolError.notFound(field: "id")
+            }
+            return .object(view.json)
+        }
+        return RequestOutcome(value)
+    }
+
+    static func views(_ snapshot: ProgressSnapshot, catalog: Catalog) -> [AchievementView] {
+        catalog.achievements.map { definition in
+            AchievementView(
+                definition: definition, measures: snapshot.measures, level: snapshot.highestLevel,
+                unlockedAt: snapshot.unlocks[definition.id], catalog: catalog)
+        }
+    }
+
+    /// Unlocked (newest first), then in progress (closest to done first), then locked (catalog order).
+    static func ordered(_ views: [AchievementView]) -> [AchievementView] {
+        let unlocked = views.filter(\.isUnlocked).sorted { ($0.unlockedAt ?? .distantPast) > ($1.unlockedAt ?? .distantPast) }
+        let inProgress = views.enumerated().filter { !$0.element.isUnlocked && $0.element.progress > 0 }
+            .sorted { left, right in
+                let (a, b) = (left.element.completion, right.element.completion)
+                return a != b ? a > b : left.offset < right.offset
+            }
+            .map(\.element)
+        let locked = views.filter { !$0.isUnlocked && $0.progress == 0 }
+        return unlocked + inProgress + locked
+    }
+}
+
+extension AchievementView {
+    /// How far along, 0 to 1.
+    var completion: Double { Double(progress) / Double(max(1, definition.target)) }
+}

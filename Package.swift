@@ -55,9 +55,10 @@ let package = Package(
         .target(
             name: "LaurelServer",
             dependencies: [
-                "LaurelCore", "LaurelProtocol", "LaurelStore",
+                "LaurelCore", "LaurelProtocol", "LaurelStore", "LaurelJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -61,11 +61,17 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let listener = PostgresNotificationListener(configuration: postgres, channels: [PostgresStoreEvents.channel], logger: logger)
             listener.start()
+            let metrics = ServerMetrics()
             let server = LaurelServer(
                 configuration: configuration, store: store, catalog: loadedCatalog,
-                storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), logger: logger)
+                storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), metrics: metrics, logger: logger)
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: server)]
+            let metricsPort = try Setting.integer(self.metricsPort, env: "LAUREL_METRICS_PORT", default: 7421)
+            if metricsPort != 0 {
+                services.append(.init(service: MetricsEndpoint(host: configuration.host, port: metricsPort, metrics: metrics, logger: logger)))
+            }
             let group = ServiceGroup(configuration: .init(
-                services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
             await listener.stop()
         } catch {

@@ -5,6 +5,7 @@ import LaurelProtocol
 import LaurelStore
 import Logging
 import NIOCore
+import Synchronization
 
 /// One client connection's request loop: it greets, reads frames in order, answers each request before reading
 /// the next (so responses keep the order of requests and at most a bounded number wait unread), and says `BYE`
@@ -65,11 +66,13 @@ struct ClientConnection {
             await outlet.write(OutboundLine.err(tag: failure.tag, failure.error))
             return .proceed
         }
+        services.metrics.countRequest(verb: line.verb)
         do {
             let request = try Request.parse(line)
             return try await perform(request, tag: line.tag, state: &state, outlet: outlet)
         } catch {
             let protocolError = Self.protocolError(for: error, logger: logger)
+            services.metrics.countError(code: protocolError.code.rawValue)
             await outlet.write(OutboundLine.err(tag: line.tag, protocolError))
             if case StoreError.unknownUser = error { return .close(reason: "account_deleted") }
             if protocolError.code == .authFailed, state.failedAuths >= Self.maxFailedAuths { return .close(reason: "auth_failed") }
@@ -92,6 +95,7 @@ struct ClientConnection {
             guard let context = state.context else { throw ProtocolError.notAuthenticated() }
             let outcome = try await RequestRouter.route(request, in: context)
             await outlet.write(OutboundLine.ok(tag: tag, outcome.value))
+            services.metrics.unlocks.wrappingAdd(outcome.pushes.filter { $0.kind == "UNLOCK" }.count, ordering: .relaxed)
             await services.registry.deliver(outcome.pushes, to: context.user.id)
             return .proceed
         }

@@ -17,15 +17,14 @@ public final class LaurelServer: Service, Sendable {
     private let storeEvents: AsyncStream<StoreEvent>
     private let onListening: @Sendable (SocketAddress) -> Void
     private let shuttingDown = Atomic<Bool>(false)
-    private let openConnections = Atomic<Int>(0)
     private let nextConnectionID = Atomic<UInt64>(1)
 
     public init(
         configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog,
-        storeEvents: AsyncStream<StoreEvent>, logger: Logger,
+        storeEvents: AsyncStream<StoreEvent>, metrics: ServerMetrics = ServerMetrics(), logger: Logger,
         onListening: @escaping @Sendable (SocketAddress) -> Void = { _ in }
     ) {
-        self.services = ServerServices(configuration: configuration, store: store, catalog: catalog, logger: logger)
+        self.services = ServerServices(configuration: configuration, store: store, catalog: catalog, metrics: metrics, logger: logger)
         self.storeEvents = storeEvents
         self.onListening = onListening
     }
@@ -83,14 +82,17 @@ public final class LaurelServer: Service, Sendable {
     }
 
     private func serve(_ channel: NIOAsyncChannel<InboundFrame, ByteBuffer>) async {
-        let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
-        defer { openConnections.wrappingSubtract(1, ordering: .relaxed) }
+        let metrics = services.metrics
+        let open = metrics.connectionsOpen.wrappingAdd(1, ordering: .relaxed).newValue
+        defer { metrics.connectionsOpen.wrappingSubtract(1, ordering: .relaxed) }
         if open > services.configuration.maxConnections {
+            metrics.connectionsRefused.wrappingAdd(1, ordering: .relaxed)
             try? await channel.executeThenClose { _, outbound in
                 try await outbound.write(OutboundLine.push(kind: "BYE", ["reason": "too_many_connections"]))
             }
             return
         }
+        metrics.connectionsAccepted.wrappingAdd(1, ordering: .relaxed)
         let id = ConnectionID(rawValue: nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue)
         await ClientConnection(id: id, channel: channel, services: services, isShuttingDown: { self.shuttingDown.load(ordering: .relaxed) }).run()
     }

@@ -13,6 +13,7 @@ enum LessonAndEventRequests {
             throw ProtocolError.invalidArgument(field: "lesson", message: "the \(context.catalog.name) catalog has no lessons")
         }
         guard let lesson = context.catalog.lesson(lessonID) else { throw ProtocolError.notFound(field: "lesson") }
+        try await context.spendLogAllowance()
         let engine = context.engine
         let (answer, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
             if let id, let existing = try records.lessonCompletion(id: id) {
@@ -45,6 +46,7 @@ enum LessonAndEventRequests {
             throw ProtocolError.invalidArgument(
                 field: "name", message: "accepted events are \(context.catalog.eventNames.joined(separator: ", "))")
         }
+        try await context.spendLogAllowance()
         let engine = context.engine
         let (answer, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
             if let id, let existing = try records.reportedEvent(id: id) {

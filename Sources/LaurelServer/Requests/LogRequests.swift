@@ -20,9 +20,7 @@ enum LogRequests {
         if let at = draft.at, let problem = context.services.configuration.logTimePolicy.problem(with: at, now: now) {
             throw error(for: problem)
         }
-        if let wait = await context.session.spendLogAllowance() {
-            throw ProtocolError.rateLimited(retryAfterMs: Int(wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000))
-        }
+        try await context.spendLogAllowance()
         let catalog = context.catalog
         let engine = context.engine
         let (response, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in

@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import LaurelStore
 import Logging
 
@@ -11,14 +12,16 @@ final class ServerServices: Sendable {
     let catalog: Catalog
     let registry: SessionRegistry
     let engine: ProgressEngine
+    let metrics: ServerMetrics
     let logger: Logger
 
-    init(configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog, logger: Logger) {
+    init(configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog, metrics: ServerMetrics, logger: Logger) {
+        self.metrics = metrics
         self.configuration = configuration
         self.store = store
         self.catalog = catalog
         self.engine = ProgressEngine(catalog: catalog)
-        self.registry = SessionRegistry(limits: configuration.limits)
+        self.registry = SessionRegistry(limits: configuration.limits, metrics: metrics)
         self.logger = logger
     }
 }
@@ -38,6 +41,14 @@ struct RequestContext: Sendable {
         let store = services.store
         let user = user.id
         return try await session.inTurn { try await store.write(user: user, body) }
+    }
+
+    /// Takes one from the user's allowance of logs (LOG, LESSON.DONE and EVENT share it), or refuses with
+    /// `rate_limited` and how long to wait.
+    func spendLogAllowance() async throws {
+        guard let wait = await session.spendLogAllowance() else { return }
+        let milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+        throw ProtocolError.rateLimited(retryAfterMs: Int(max(1, milliseconds)))
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {

@@ -12,9 +12,11 @@ final class SessionRegistry: Sendable {
 
     private let entries = Mutex<[UserID: Entry]>([:])
     private let limits: UserLimits
+    private let metrics: ServerMetrics
 
-    init(limits: UserLimits) {
+    init(limits: UserLimits, metrics: ServerMetrics) {
         self.limits = limits
+        self.metrics = metrics
     }
 
     /// Adds a connection to its user's session, making the session if this is the user's first connection.
@@ -49,6 +51,7 @@ final class SessionRegistry: Sendable {
         guard !pushes.isEmpty else { return }
         for outlet in outlets(of: user) {
             for push in pushes { await outlet.deliver(push) }
+            metrics.pushesDelivered.wrappingAdd(pushes.count, ordering: .relaxed)
         }
     }
 

@@ -1,0 +1,50 @@
+import Synchronization
+
+/// The server's own counters, read by `/metrics`: connections, requests by verb, errors by code, unlocks and
+/// pushes. Cheap to bump from any task (a few atomics and one small locked table).
+public final class ServerMetrics: Sendable {
+    let connectionsOpen = Atomic<Int>(0)
+    let connectionsAccepted = Atomic<Int>(0)
+    let connectionsRefused = Atomic<Int>(0)
+    let unlocks = Atomic<Int>(0)
+    let pushesDelivered = Atomic<Int>(0)
+    private let requests = Mutex<[String: Int]>([:])
+    private let errors = Mutex<[String: Int]>([:])
+
+    public init() {}
+
+    func countRequest(verb: String) {
+        requests.withLock { $0[verb, default: 0] += 1 }
+    }
+
+    func countError(code: String) {
+        errors.withLock { $0[code, default: 0] += 1 }
+    }
+
+    /// The Prometheus text exposition format (version 0.0.4).
+    public func exposition() -> String {
+        var lines: [String] = []
+        func gauge(_ name: String, _ help: String, _ value: Int, type: String = "gauge") {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) \(type)")
+            lines.append("\(name) \(value)")
+        }
+        gauge("laurel_connections_open", "Client connections open now.", connectionsOpen.load(ordering: .relaxed))
+        gauge("laurel_connections_accepted_total", "Client connections accepted.", connectionsAccepted.load(ordering: .relaxed), type: "counter")
+        gauge("laurel_connections_refused_total", "Connections refused because the server was full.",
+              connectionsRefused.load(ordering: .relaxed), type: "counter")
+        gauge("laurel_unlocks_total", "Achievements unlocked by this instance.", unlocks.load(ordering: .relaxed), type: "counter")
+        gauge("laurel_pushes_delivered_total", "Stored pushes written to client connections.", pushesDelivered.load(ordering: .relaxed), type: "counter")
+        lines.append("# HELP laurel_requests_total Requests answered, by verb.")
+        lines.append("# TYPE laurel_requests_total counter")
+        for (verb, count) in requests.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            lines.append("laurel_requests_total{verb=\"\(verb)\"} \(count)")
+        }
+        lines.append("# HELP laurel_errors_total Requests answered with ERR, by code.")
+        lines.append("# TYPE laurel_errors_total counter")
+        for (code, count) in errors.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            lines.append("laurel_errors_total{code=\"\(code)\"} \(count)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

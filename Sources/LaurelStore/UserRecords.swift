@@ -42,6 +42,19 @@ public protocol UserRecords {
     func insertReportedEvent(_ event: StoredEvent) throws
     func setReportedEventResponse(id: String, response: JSONValue) throws
 
+    /// The user's templates, oldest first.
+    func templates() throws -> [AchievementTemplate]
+    func template(id: String) throws -> AchievementTemplate?
+    func insertTemplate(name: String, activityID: String, type: TemplateType, tiers: [TemplateTier]) throws -> AchievementTemplate
+    /// Saves name, tiers and activity state; returns the template as stored.
+    func updateTemplate(_ template: AchievementTemplate) throws -> AchievementTemplate
+    func deleteTemplate(id: String) throws
+    /// Deactivates the activity's active templates with `reason`, or reactivates those inactive for `reason`;
+    /// returns how many changed.
+    func setTemplatesActive(_ active: Bool, activityID: String, reason: String) throws -> Int
+    /// Removes unlocks whose achievement id starts with `prefix`; returns how many.
+    func deleteUnlocks(withPrefix prefix: String) throws -> Int
+
     /// Achievement id to unlock time.
     func unlocks() throws -> [String: Date]
     /// Records an unlock; false when the achievement was unlocked before (nothing changes then).

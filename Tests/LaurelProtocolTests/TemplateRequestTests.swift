@@ -1,3 +1,4 @@
+import LaurelCore
 import LaurelJSON
 import LaurelProtocol
 import Testing

@@ -1,3 +1,4 @@
+import LaurelCore
 import LaurelJSON
 
 /// `TEMPLATES {"activity"?}`: the user's templates.

@@ -7,22 +7,22 @@ import LaurelProtocol
 /// unlock date and whether it is hidden. A secret achievement stays hidden, nameless and undescribed until it
 /// is unlocked.
 struct AchievementView: Sendable {
-    let definition: AchievementDefinition
+    let entry: UserAchievements.Entry
     let progress: Int
     let unlockedAt: Date?
-    let unit: String
-    let activity: String?
 
-    init(definition: AchievementDefinition, measures: ProgressMeasures, level: Int, unlockedAt: Date?, catalog: Catalog) {
-        self.definition = definition
-        self.progress = definition.displayedProgress(for: measures.measure(of: definition.rule, level: level))
+    init(entry: UserAchievements.Entry, measures: ProgressMeasures, level: Int, unlockedAt: Date?) {
+        self.entry = entry
+        self.progress = entry.definition.displayedProgress(for: measures.measure(of: entry.definition.rule, level: level))
         self.unlockedAt = unlockedAt
-        self.activity = definition.rule.activity
-        self.unit = Self.unit(of: definition.rule, catalog: catalog)
     }
 
+    var definition: AchievementDefinition { entry.definition }
+    var activity: String? { definition.rule.activity }
+    var source: String { entry.template == nil ? "builtin" : "template" }
     var isUnlocked: Bool { unlockedAt != nil }
-    var isHidden: Bool { definition.isSecret && !isUnlocked }
+    /// Secret ones until unlocked, and those of inactive templates (deactivated, or their activity deleted).
+    var isHidden: Bool { (definition.isSecret && !isUnlocked) || !entry.isEvaluated }
 
     var status: String {
         if isUnlocked { return "unlocked" }
@@ -30,7 +30,7 @@ struct AchievementView: Sendable {
     }
 
     var json: JSONObject {
-        let concealed = isHidden
+        let concealed = definition.isSecret && !isUnlocked
         var object: JSONObject = [
             "id": .string(definition.id), "name": .string(concealed ? "???" : definition.name),
         ]
@@ -38,29 +38,15 @@ struct AchievementView: Sendable {
         object["icon"] = .string(definition.icon)
         object["category"] = .string(definition.category)
         object["tier"] = .string(definition.tier.rawValue)
-        object["source"] = "builtin"
+        object["source"] = .string(source)
+        if let template = entry.template { object["template_id"] = .string(template.id) }
         if let activity { object["activity"] = .string(activity) }
         object["target"] = .int(definition.target)
         object["progress"] = .int(progress)
-        object["unit"] = .string(unit)
+        object["unit"] = .string(entry.unit)
         if let unlockedAt { object["unlocked_at"] = .string(Timestamp.format(unlockedAt)) }
-        object["hidden"] = .bool(concealed)
+        object["hidden"] = .bool(isHidden)
         return object
-    }
-
-    /// What `target` and `progress` count.
-    static func unit(of rule: AchievementRule, catalog: Catalog) -> String {
-        switch rule {
-        case .activityTotal(let activity), .bestDay(let activity), .bestWeek(let activity), .speed(let activity, _):
-            return catalog.builtinActivity(named: activity)?.unit.rawValue ?? "reps"
-        case .totalLogs, .busiestDay, .logsBefore, .logsAfter: return "logs"
-        case .streak, .activityStreak: return "days"
-        case .dayVariety, .distinctActivities: return "activities"
-        case .perfectWeeks: return "weeks"
-        case .lessons: return "lessons"
-        case .events: return "events"
-        case .level: return "level"
-        }
     }
 }
 

@@ -10,8 +10,6 @@ import LaurelStore
 struct ProgressEngine: Sendable {
     let catalog: Catalog
 
-    var definitions: [AchievementDefinition] { catalog.achievements }
-
     /// What happened since the last evaluation. The new fact is already stored when the engine runs.
     enum Change: Sendable {
         case newLog(LoggedFact)
@@ -24,10 +22,12 @@ struct ProgressEngine: Sendable {
     }
 
     func evaluate(_ change: Change, in records: any UserRecords, now: Date) throws -> Evaluation {
-        let context = try EvaluationContext(records: records, now: now)
+        let context = try EvaluationContext(records: records, now: now, catalog: catalog)
         let progress = try records.progress()
         let saved = EngineState.decode(progress.state)
         let accumulator = try currentAccumulator(saved: saved, change: change, context: context, records: records)
+        let definitions = context.achievements.evaluated
+        let entries = Dictionary(context.achievements.entries.map { ($0.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         let streak = accumulator.streak(today: context.today, settings: context.history)
         let unlocks = try records.unlocks()
@@ -38,8 +38,8 @@ struct ProgressEngine: Sendable {
         var unlocked: [JSONObject] = []
         var pushes: [StoredPush] = []
         for definition in outcome.newlyUnlocked where try records.insertUnlock(achievementID: definition.id, at: now) {
-            let view = AchievementView(
-                definition: definition, measures: accumulator.measures, level: outcome.highestLevel, unlockedAt: now, catalog: catalog)
+            guard let entry = entries[definition.id] else { continue }
+            let view = AchievementView(entry: entry, measures: accumulator.measures, level: outcome.highestLevel, unlockedAt: now)
             unlocked.append(view.json)
             pushes.append(try records.appendPush(kind: "UNLOCK", data: view.json))
         }
@@ -59,20 +59,18 @@ struct ProgressEngine: Sendable {
 
     /// The user's figures now, for reading requests (nothing is stored).
     func snapshot(in records: any UserRecords, now: Date) throws -> ProgressSnapshot {
-        let context = try EvaluationContext(records: records, now: now)
+        let context = try EvaluationContext(records: records, now: now, catalog: catalog)
         let progress = try records.progress()
         let accumulator: ProgressAccumulator
-        if let saved = EngineState.decode(progress.state), saved.accumulator.speedWindows.isSuperset(of: speedWindows) {
+        if let saved = EngineState.decode(progress.state), saved.accumulator.speedWindows.isSuperset(of: context.speedWindows) {
             accumulator = saved.accumulator
         } else {
             accumulator = try rebuilt(records: records, context: context)
         }
         return ProgressSnapshot(
-            measures: accumulator.measures, streak: accumulator.streak(today: context.today, settings: context.history),
+            achievements: context.achievements, measures: accumulator.measures, streak: accumulator.streak(today: context.today, settings: context.history),
             unlocks: try records.unlocks(), xp: progress.xp, level: progress.level, highestLevel: progress.maxLevel)
     }
-
-    private var speedWindows: Set<SpeedWindow> { SpeedWindow.required(by: definitions) }
 
     private func currentAccumulator(
         saved: EngineState?, change: Change, context: EvaluationContext, records: any UserRecords
@@ -86,12 +84,12 @@ struct ProgressEngine: Sendable {
         default:
             break
         }
-        for window in speedWindows where !accumulator.speedWindows.contains(window) {
+        for window in context.speedWindows where !accumulator.speedWindows.contains(window) {
             accumulator.track(window, logs: try records.logFacts(activity: window.activity, from: .distantPast, through: .distantFuture))
         }
         switch change {
         case .newLog(let log):
-            accumulator.record(log, neighbours: try neighbours(of: log, records: records), settings: context.history)
+            accumulator.record(log, neighbours: try neighbours(of: log, windows: context.speedWindows, records: records), settings: context.history)
         case .newLesson(let lesson):
             accumulator.record(lesson, settings: context.history)
         case .newEvent(let event):
@@ -103,32 +101,38 @@ struct ProgressEngine: Sendable {
     }
 
     /// The live logs of the log's activity close enough to matter for its speed windows.
-    private func neighbours(of log: LoggedFact, records: any UserRecords) throws -> [LoggedFact] {
-        guard let widest = speedWindows.filter({ $0.activity == log.activity }).map(\.minutes).max() else { return [] }
+    private func neighbours(of log: LoggedFact, windows: Set<SpeedWindow>, records: any UserRecords) throws -> [LoggedFact] {
+        guard let widest = windows.filter({ $0.activity == log.activity }).map(\.minutes).max() else { return [] }
         let reach = TimeInterval(widest * 60)
         return try records.logFacts(activity: log.activity, from: log.at.addingTimeInterval(-reach), through: log.at.addingTimeInterval(reach))
     }
 
     private func rebuilt(records: any UserRecords, context: EvaluationContext) throws -> ProgressAccumulator {
-        ProgressAccumulator(rebuildingFrom: try records.allFacts(), settings: context.history, speedWindows: speedWindows)
+        ProgressAccumulator(rebuildingFrom: try records.allFacts(), settings: context.history, speedWindows: context.speedWindows)
     }
 }
 
-/// The user's zone, today and settings history, read once per evaluation.
+/// The user's zone, today, settings history and achievements, read once per evaluation.
 struct EvaluationContext {
     let zone: TimeZone
     let today: LocalDay
     let history: StreakSettingsHistory
+    let achievements: UserAchievements
+    /// The speed windows the evaluated achievements need tracked.
+    let speedWindows: Set<SpeedWindow>
 
-    init(records: any UserRecords, now: Date) throws {
+    init(records: any UserRecords, now: Date, catalog: Catalog) throws {
         zone = TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt
         today = LocalDay(of: now, in: zone)
         history = try records.streakSettingsHistory()
+        achievements = try UserAchievements(catalog: catalog, records: records)
+        speedWindows = SpeedWindow.required(by: achievements.evaluated)
     }
 }
 
 /// The user's figures at one moment, for ACHIEVEMENTS, ACHIEVEMENT and PROFILE.
 struct ProgressSnapshot: Sendable {
+    var achievements: UserAchievements
     var measures: ProgressMeasures
     var streak: StreakState
     var unlocks: [String: Date]

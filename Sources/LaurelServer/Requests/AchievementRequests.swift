@@ -18,12 +18,12 @@ enum AchievementRequests {
                 activityID = found.id
             }
             let snapshot = try engine.snapshot(in: records, now: Date())
-            let views = views(snapshot, catalog: catalog).filter { view in
+            let views = views(snapshot).filter { view in
                 (filters.includeHidden || !view.isHidden)
                     && filters.category.map { $0 == view.definition.category } ?? true
                     && activityID.map { $0 == view.activity } ?? true
                     && filters.status.map { $0.rawValue == view.status } ?? true
-                    && filters.source.map { $0.rawValue == "builtin" } ?? true
+                    && filters.source.map { $0.rawValue == view.source } ?? true
             }
             var byTier = JSONObject()
             for tier in AchievementTier.allCases {
@@ -38,11 +38,10 @@ enum AchievementRequests {
     }
 
     static func one(id: String, in context: RequestContext) async throws -> RequestOutcome {
-        let catalog = context.catalog
         let engine = context.engine
         let value = try await context.read { records -> JSONValue in
             let snapshot = try engine.snapshot(in: records, now: Date())
-            guard let view = views(snapshot, catalog: catalog).first(where: { $0.definition.id == id }) else {
+            guard let view = views(snapshot).first(where: { $0.definition.id == id }) else {
                 throw ProtocolError.notFound(field: "id")
             }
             return .object(view.json)
@@ -50,11 +49,10 @@ enum AchievementRequests {
         return RequestOutcome(value)
     }
 
-    static func views(_ snapshot: ProgressSnapshot, catalog: Catalog) -> [AchievementView] {
-        catalog.achievements.map { definition in
+    static func views(_ snapshot: ProgressSnapshot) -> [AchievementView] {
+        snapshot.achievements.entries.map { entry in
             AchievementView(
-                definition: definition, measures: snapshot.measures, level: snapshot.highestLevel,
-                unlockedAt: snapshot.unlocks[definition.id], catalog: catalog)
+                entry: entry, measures: snapshot.measures, level: snapshot.highestLevel, unlockedAt: snapshot.unlocks[entry.definition.id])
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelProtocol
@@ -11,37 +12,51 @@ enum ActivityRequests {
     }
 
     static func create(name: String, unit: ActivityUnit, icon: String?, in context: RequestContext) async throws -> RequestOutcome {
-        let catalog = context.catalog
+        let (catalog, engine) = (context.catalog, context.engine)
         let limit = context.services.configuration.limits.customActivities
-        let activity = try await context.write { records -> Activity in
+        let (activity, pushes) = try await context.write { records -> (Activity, [StoredPush]) in
             if catalog.builtinActivity(named: name) != nil {
                 throw ProtocolError.conflict("\"\(name)\" is the name of a built-in activity")
             }
             if let existing = try records.customActivity(named: name) {
                 guard existing.deleted else { throw ProtocolError.conflict("an activity named \"\(existing.name)\" exists") }
-                // Re-creating a deleted activity restores it: same id, its logs intact.
-                return try records.setCustomActivityDeleted(id: existing.id, deleted: false)
+                // Re-creating a deleted activity restores it: same id, its logs intact, its templates active again.
+                let restored = try restore(existing, in: records)
+                return (restored, try engine.evaluate(.catchUp, in: records, now: Date()).pushes)
             }
             if try records.customActivityCount() >= limit {
                 throw ProtocolError.tooLarge(limit: limit)
             }
-            return try records.insertCustomActivity(name: name, unit: unit, icon: icon)
+            return (try records.insertCustomActivity(name: name, unit: unit, icon: icon), [])
         }
-        return RequestOutcome(ActivityRendering.json(activity))
+        return RequestOutcome(ActivityRendering.json(activity), pushes: pushes)
     }
 
+    /// Deleting a custom activity deactivates its templates (their achievements hidden, streaks untouched);
+    /// restoring it reactivates exactly those, and evaluates them at once.
     static func setDeleted(_ idOrName: String, deleted: Bool, in context: RequestContext) async throws -> RequestOutcome {
-        let catalog = context.catalog
-        let activity = try await context.write { records -> Activity in
+        let (catalog, engine) = (context.catalog, context.engine)
+        let (activity, pushes) = try await context.write { records -> (Activity, [StoredPush]) in
             if catalog.builtinActivity(named: idOrName) != nil {
                 throw ProtocolError.conflict("built-in activities cannot be deleted or restored")
             }
             guard let custom = try ActivityLookup.custom(idOrName, in: records) else {
                 throw ProtocolError.notFound(field: "id")
             }
-            return custom.deleted == deleted ? custom : try records.setCustomActivityDeleted(id: custom.id, deleted: deleted)
+            guard custom.deleted != deleted else { return (custom, []) }
+            if deleted {
+                _ = try records.setTemplatesActive(false, activityID: custom.id, reason: AchievementTemplate.activityDeleted)
+                return (try records.setCustomActivityDeleted(id: custom.id, deleted: true), [])
+            }
+            let restored = try restore(custom, in: records)
+            return (restored, try engine.evaluate(.catchUp, in: records, now: Date()).pushes)
         }
-        return RequestOutcome(ActivityRendering.json(activity))
+        return RequestOutcome(ActivityRendering.json(activity), pushes: pushes)
+    }
+
+    private static func restore(_ activity: Activity, in records: any UserRecords) throws -> Activity {
+        _ = try records.setTemplatesActive(true, activityID: activity.id, reason: AchievementTemplate.activityDeleted)
+        return try records.setCustomActivityDeleted(id: activity.id, deleted: false)
     }
 }
 

@@ -43,9 +43,21 @@ enum RequestRouter {
             return try await AchievementRequests.one(id: target.id, in: context)
         case .auth, .ping, .quit:
             throw ProtocolError.internal()
-        case .challenges, .subscription, .trialStart, .presets,
-             .templates, .templateCreate, .templateUpdate, .templateDelete, .templateExport, .templateImport,
-             .accountExport, .accountDelete:
+        case .presets:
+            return TemplateRequests.presets()
+        case .templates(let filter):
+            return try await TemplateRequests.list(activity: filter.activity, in: context)
+        case .templateCreate(let create):
+            return try await TemplateRequests.create(create, in: context)
+        case .templateUpdate(let update):
+            return try await TemplateRequests.update(update, in: context)
+        case .templateDelete(let target):
+            return try await TemplateRequests.delete(id: target.id, in: context)
+        case .templateExport(let export):
+            return try await TemplateTransferRequests.export(ids: export.ids, in: context)
+        case .templateImport(let document):
+            return try await TemplateTransferRequests.importDocument(document.document, in: context)
+        case .challenges, .subscription, .trialStart, .accountExport, .accountDelete:
             throw ProtocolError(code: .internal, message: "\(request.verb.rawValue) is not available in this version yet")
         }
     }

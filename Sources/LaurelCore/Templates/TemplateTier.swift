@@ -2,7 +2,7 @@
 ///
 /// The protocol checks each tier's shape and the list rules that need no other context (count, order, unique names);
 /// whether `window_minutes` fits the template type is the domain's call, since TEMPLATE.UPDATE does not carry the type.
-public struct TemplateTier: Sendable, Hashable {
+public struct TemplateTier: Sendable, Hashable, Codable {
     /// The tier's name (`bronze`, `silver`, ...), trimmed, 1-64 characters, unique within the list.
     public var tier: String
     /// The amount that unlocks the tier, 1 to 1,000,000,000, strictly increasing down the list.

@@ -1,0 +1,90 @@
+import Foundation
+
+/// A premium user's own achievement template: one activity, one type, 1 to 10 tiers, each tier generating one
+/// achievement. Progress counts all the activity's logs, including those made before the template existed.
+public struct AchievementTemplate: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var activityID: String
+    public var type: TemplateType
+    public var tiers: [TemplateTier]
+    public var active: Bool
+    /// Why an inactive template is inactive: `activity_deleted` when its custom activity was deleted (restoring
+    /// the activity reactivates it), `deactivated` when the user turned it off.
+    public var inactiveReason: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public static let activityDeleted = "activity_deleted"
+    public static let deactivated = "deactivated"
+
+    public init(
+        id: String, name: String, activityID: String, type: TemplateType, tiers: [TemplateTier], active: Bool = true,
+        inactiveReason: String? = nil, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.activityID = activityID
+        self.type = type
+        self.tiers = tiers
+        self.active = active
+        self.inactiveReason = inactiveReason
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The achievements the template generates, one per tier, in tier order. A generated achievement's id names
+    /// the template, the tier and what unlocks it, so editing a tier's target (or window) makes a new achievement
+    /// while an unchanged tier keeps its unlock.
+    public func achievements(activityName: String) -> [AchievementDefinition] {
+        tiers.enumerated().map { index, tier in
+            AchievementDefinition(
+                id: Self.achievementID(template: id, tier: tier),
+                name: tier.label ?? "\(activityName) \(tier.tier.prefix(1).uppercased())\(tier.tier.dropFirst())",
+                description: Self.description(type: type, tier: tier, activityName: activityName),
+                icon: tier.icon ?? "🏅", category: type.rawValue,
+                tier: AchievementTier(rawValue: tier.tier.lowercased()) ?? Self.tierByPosition(index), rule: rule(for: tier),
+                target: tier.target, isSecret: false)
+        }
+    }
+
+    /// The prefix shared by the ids of all achievements this template ever generated.
+    public static func achievementIDPrefix(template: String) -> String { "tpl.\(template)." }
+
+    public static func achievementID(template: String, tier: TemplateTier) -> String {
+        var id = "\(achievementIDPrefix(template: template))\(tier.tier.lowercased()).\(tier.target)"
+        if let window = tier.windowMinutes { id += ".w\(window)" }
+        return id
+    }
+
+    /// The template an achievement id belongs to, if it is a template's.
+    public static func templateID(ofAchievement id: String) -> String? {
+        guard id.hasPrefix("tpl.") else { return nil }
+        let rest = id.dropFirst(4)
+        return rest.firstIndex(of: ".").map { String(rest[..<$0]) }
+    }
+
+    private func rule(for tier: TemplateTier) -> AchievementRule {
+        switch type {
+        case .volume: .activityTotal(activity: activityID)
+        case .daily: .bestDay(activity: activityID)
+        case .weekly: .bestWeek(activity: activityID)
+        case .streak: .activityStreak(activity: activityID)
+        case .speed: .speed(activity: activityID, windowMinutes: tier.windowMinutes ?? 1)
+        }
+    }
+
+    private static func tierByPosition(_ index: Int) -> AchievementTier {
+        AchievementTier.allCases[min(index, AchievementTier.allCases.count - 1)]
+    }
+
+    private static func description(type: TemplateType, tier: TemplateTier, activityName: String) -> String {
+        switch type {
+        case .volume: "Log \(tier.target) \(activityName) in total."
+        case .daily: "Log \(tier.target) \(activityName) in one day."
+        case .weekly: "Log \(tier.target) \(activityName) in one week."
+        case .streak: "Log \(activityName) \(tier.target) days in a row."
+        case .speed: "Log \(tier.target) \(activityName) within \(tier.windowMinutes ?? 1) minutes."
+        }
+    }
+}

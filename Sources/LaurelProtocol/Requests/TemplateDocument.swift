@@ -1,0 +1,66 @@
+import LaurelCore
+import LaurelJSON
+
+/// A template as TEMPLATE.EXPORT writes it and TEMPLATE.IMPORT reads it: the activity is named (a built-in by
+/// its id, a custom activity by its name), so the document means the same in another account.
+public struct PortableTemplate: Sendable, Hashable {
+    public var name: String
+    public var activity: String
+    public var type: TemplateType
+    public var tiers: [TemplateTier]
+    public var active: Bool
+
+    public init(name: String, activity: String, type: TemplateType, tiers: [TemplateTier], active: Bool = true) {
+        self.name = name
+        self.activity = activity
+        self.type = type
+        self.tiers = tiers
+        self.active = active
+    }
+}
+
+/// The portable document `{"laurel_templates": 1, "templates": [...]}`.
+public enum TemplateDocument {
+    public static let formatVersion = 1
+    /// The most templates one document may carry.
+    public static let maximumTemplates = 1000
+
+    /// Each entry of the document read on its own, so one bad entry does not spoil the others; an entry that
+    /// cannot be used comes back as the error that says why. A document of the wrong shape is refused whole.
+    public static func entries(of document: JSONObject) throws(ProtocolError) -> [(name: String, entry: Result<PortableTemplate, ProtocolError>)] {
+        guard document["laurel_templates"]?.intValue == formatVersion else {
+            throw .invalidArgument(field: "document.laurel_templates", message: "document.laurel_templates must be \(formatVersion)")
+        }
+        guard case .array(let list)? = document["templates"] else {
+            throw .invalidArgument(field: "document.templates", message: "document.templates must be a list")
+        }
+        guard list.count <= maximumTemplates else { throw .tooLarge(limit: maximumTemplates, field: "document.templates") }
+        return list.enumerated().map { offset, value in
+            let name = value.objectValue?["name"]?.stringValue ?? "templates[\(offset)]"
+            return (name, Result { () throws(ProtocolError) -> PortableTemplate in
+                guard case .object(let object) = value else {
+                    throw .invalidArgument(field: "templates[\(offset)]", message: "each template must be an object")
+                }
+                let reader = try ArgumentReader(object, fields: ["name", "activity", "type", "tiers", "active"], path: "templates[\(offset)].")
+                return PortableTemplate(
+                    name: try reader.required(reader.string("name", .name), "name"),
+                    activity: try reader.required(reader.string("activity", .activityReference), "activity"),
+                    type: try reader.required(reader.choice("type", TemplateType.self), "type"),
+                    tiers: try reader.required(reader.tiers("tiers"), "tiers"),
+                    active: try reader.bool("active") ?? true)
+            })
+        }
+    }
+
+    public static func document(_ templates: [PortableTemplate]) -> JSONObject {
+        [
+            "laurel_templates": .int(formatVersion),
+            "templates": .array(templates.map { template in
+                [
+                    "name": .string(template.name), "activity": .string(template.activity), "type": .string(template.type.rawValue),
+                    "tiers": .array(template.tiers.map { .object($0.json) }), "active": .bool(template.active),
+                ]
+            }),
+        ]
+    }
+}

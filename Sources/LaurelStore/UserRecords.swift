@@ -55,6 +55,11 @@ public protocol UserRecords {
     /// Removes unlocks whose achievement id starts with `prefix`; returns how many.
     func deleteUnlocks(withPrefix prefix: String) throws -> Int
 
+    /// Everything stored about the user, as one document (ACCOUNT.EXPORT).
+    func accountDocument() throws -> JSONValue
+    /// Removes the user and all their data; every instance closes the user's connections.
+    func deleteAccount() throws
+
     /// Achievement id to unlock time.
     func unlocks() throws -> [String: Date]
     /// Records an unlock; false when the achievement was unlocked before (nothing changes then).

@@ -62,6 +62,15 @@ extension PostgresUserRecords {
             """, [userParameter, .text(activityID), .text(reason)])
     }
 
+    func accountDocument() throws -> JSONValue {
+        try JSONParser.parse(try connection.query("SELECT laurel.account_document($1::bigint)::text AS doc", [userParameter]).first.require().string("doc"))
+    }
+
+    func deleteAccount() throws {
+        try connection.execute("DELETE FROM laurel.users WHERE id = $1::bigint", [userParameter])
+        try connection.execute("SELECT laurel.announce('user_deleted', $1::bigint)", [userParameter])
+    }
+
     func deleteUnlocks(withPrefix prefix: String) throws -> Int {
         try connection.execute(
             "DELETE FROM laurel.unlocks WHERE user_id = $1::bigint AND starts_with(achievement_id, $2::text)", [userParameter, .text(prefix)])

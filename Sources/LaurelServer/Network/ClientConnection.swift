@@ -97,6 +97,7 @@ struct ClientConnection {
             await outlet.write(OutboundLine.ok(tag: tag, outcome.value))
             services.metrics.unlocks.wrappingAdd(outcome.pushes.filter { $0.kind == "UNLOCK" }.count, ordering: .relaxed)
             await services.registry.deliver(outcome.pushes, to: context.user.id)
+            if let reason = outcome.closeReason { return .close(reason: reason) }
             return .proceed
         }
     }

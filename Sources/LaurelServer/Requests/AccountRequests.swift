@@ -63,6 +63,21 @@ enum AccountRequests {
         return RequestOutcome(value)
     }
 
+    static func export(in context: RequestContext) async throws -> RequestOutcome {
+        RequestOutcome(try await context.read { try $0.accountDocument() })
+    }
+
+    /// Deletes the account once the user confirmed with their name; the answer comes first, then every
+    /// connection of the user (here and on other instances) is closed.
+    static func delete(confirm: String, in context: RequestContext) async throws -> RequestOutcome {
+        let name = context.user.name
+        guard confirm == name else {
+            throw ProtocolError.invalidArgument(field: "confirm", message: "confirm must be the user name, exactly")
+        }
+        try await context.write { records in try records.deleteAccount() }
+        return RequestOutcome(nil, closeReason: "account_deleted")
+    }
+
     static func notifications(after: Int64, limit: Int, in context: RequestContext) async throws -> RequestOutcome {
         let value = try await context.read { records -> JSONValue in
             let pushes = try records.pushes(after: after, limit: limit)

@@ -60,9 +60,12 @@ struct RequestContext: Sendable {
 struct RequestOutcome: Sendable {
     var value: JSONValue?
     var pushes: [StoredPush] = []
+    /// Set when the connection is to say `BYE` with this reason and close after the answer.
+    var closeReason: String?
 
-    init(_ value: JSONValue?, pushes: [StoredPush] = []) {
+    init(_ value: JSONValue?, pushes: [StoredPush] = [], closeReason: String? = nil) {
         self.value = value
         self.pushes = pushes
+        self.closeReason = closeReason
     }
 }

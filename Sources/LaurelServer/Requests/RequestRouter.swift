@@ -57,7 +57,11 @@ enum RequestRouter {
             return try await TemplateTransferRequests.export(ids: export.ids, in: context)
         case .templateImport(let document):
             return try await TemplateTransferRequests.importDocument(document.document, in: context)
-        case .challenges, .subscription, .trialStart, .accountExport, .accountDelete:
+        case .accountExport:
+            return try await AccountRequests.export(in: context)
+        case .accountDelete(let confirmation):
+            return try await AccountRequests.delete(confirm: confirmation.confirm, in: context)
+        case .challenges, .subscription, .trialStart:
             throw ProtocolError(code: .internal, message: "\(request.verb.rawValue) is not available in this version yet")
         }
     }

@@ -81,10 +81,11 @@ let package = Package(
         .executableTarget(
             name: "laurel-load",
             dependencies: [
-                "LaurelProtocol", "LaurelPostgres",
+                "LaurelProtocol", "LaurelPostgres", "LaurelJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strict

@@ -1,0 +1,103 @@
+import Histogram
+import LaurelJSON
+
+/// Everything one connection observed: how far it got, its measured requests and their latencies, the
+/// errors by code, and the pushes it received. The report merges the tallies of all connections.
+struct ConnectionTally: Sendable {
+    /// Why a connection took no part in the load, or left it early.
+    enum Failure: String, Sendable {
+        /// The TCP connection could not be opened.
+        case connect
+        /// The server closed the connection, or greeted oddly, before AUTH was answered.
+        case handshake
+        /// AUTH was answered with an error.
+        case auth
+        /// The connection was closed by the server (or broke) while the load was running.
+        case closedDuringLoad = "closed_during_load"
+    }
+
+    let index: Int
+    let userIndex: Int
+    var isAuthenticated = false
+    var failure: Failure?
+    var failureDetail: String?
+    /// The reason of a `* BYE` the server sent, if any.
+    var byeReason: String?
+
+    /// Measured requests sent, acknowledged, answered with an error, and never answered.
+    var sent = 0
+    var acknowledged = 0
+    var errors: [String: Int] = [:]
+    var unanswered = 0
+    /// Latency of measured acknowledged requests, in microseconds.
+    var latency = Histogram<UInt32>(numberOfSignificantValueDigits: .three)
+    var lastMeasuredResponse: ContinuousClock.Instant?
+
+    /// Whether any LOG of this connection was acknowledged, warm-up included.
+    var hasLogged = false
+    /// Achievement ids that the responses to this connection's LOGs reported as unlocked.
+    var reportedUnlocks: Set<String> = []
+    /// UNLOCK pushes received, by achievement id.
+    var unlockPushes: [String: Int] = [:]
+    /// Pushes received, by kind.
+    var pushes: [String: Int] = [:]
+
+    init(index: Int, userIndex: Int) {
+        self.index = index
+        self.userIndex = userIndex
+    }
+
+    mutating func fail(_ failure: Failure, _ detail: String) {
+        guard self.failure == nil else { return }
+        self.failure = failure
+        failureDetail = detail
+    }
+
+    /// Records the answer to a LOG sent (or meant to be sent) at `sentAt`; returns whether it was acknowledged.
+    @discardableResult
+    mutating func recordResponse(_ line: ServerLine, sentAt: ContinuousClock.Instant, measured: Bool, at now: ContinuousClock.Instant) -> Bool {
+        if line.isOK {
+            hasLogged = true
+            if let unlocked = line.json?["unlocked"]?.arrayValue {
+                for achievement in unlocked {
+                    if let id = achievement["id"]?.stringValue { reportedUnlocks.insert(id) }
+                }
+            }
+            if measured {
+                acknowledged += 1
+                latency.record((now - sentAt).wholeMicroseconds)
+                lastMeasuredResponse = now
+            }
+            return true
+        }
+        if measured {
+            let code = line.kind == "ERR" ? line.errorCode : "malformed_response"
+            errors[code, default: 0] += 1
+            lastMeasuredResponse = now
+        }
+        return false
+    }
+
+    /// Records an untagged line: a push, or an error that belongs to no request.
+    mutating func recordUntagged(_ line: ServerLine) {
+        if line.kind == "ERR" {
+            errors[line.errorCode, default: 0] += 1
+            return
+        }
+        let kind = String(line.kind)
+        pushes[kind, default: 0] += 1
+        switch kind {
+        case "UNLOCK":
+            let id = line.json?["id"]?.stringValue ?? "(no id)"
+            unlockPushes[id, default: 0] += 1
+        case "BYE":
+            byeReason = line.json?["reason"]?.stringValue ?? "unknown"
+        default:
+            break
+        }
+    }
+
+    mutating func recordLineTooLong() {
+        errors["line_too_long", default: 0] += 1
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import LaurelJSON
+import Logging
+
+/// `laurel-load`: scripted load clients for a Laurel server. Creates its users through the admin SQL API,
+/// opens N connections for M users, logs in a closed or an open loop for a duration or a count, and reports
+/// throughput, latency percentiles, errors by code, and whether every expected unlock was pushed exactly once.
+@main
+struct LaurelLoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "laurel-load",
+        abstract: "Drive a Laurel server with scripted clients and report throughput, latency, errors and unlocks.")
+
+    @Option(help: "The server's address.") var host = "127.0.0.1"
+    @Option(help: "The server's port.") var port = 7420
+    @Option(name: .long, help: "PostgreSQL URL or conninfo of the server's database, where the load users are created (env LAUREL_DATABASE_URL, else libpq's PG* variables).")
+    var databaseURL: String?
+    @Option(help: "Users to create (M).") var users = 100
+    @Option(help: "Connections to open (N), spread round-robin over the users.") var connections = 100
+    @Option(help: "Run for this long after the warm-up: 500ms, 30s, 2m (default 30s).") var duration: String?
+    @Option(help: "Run until this many logs are acknowledged (instead of --duration).") var count: Int?
+    @Option(help: "Open loop at this many logs/s in total; without it, closed loop.") var rate: Double?
+    @Option(help: "Requests in flight per connection in the closed loop (default 1).") var pipeline: Int?
+    @Flag(help: "Print one JSON object on stdout.") var json = false
+    @Option(help: "The activity to log (an id or name of the server's catalog).") var activity = "pushups"
+    @Option(help: "Load before the measurement starts, left out of the figures.") var warmup = "0s"
+    @Option(help: "An achievement every user that logged must have unlocked and been pushed; empty for none (standfit: first_exercise, mindful: first_step).")
+    var expectUnlock = "first_exercise"
+    @Flag(help: "Keep the load users afterwards instead of deleting them.") var keepUsers = false
+
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
+        guard users >= 1 else { throw ValidationError("--users must be at least 1") }
+        guard connections >= 1 else { throw ValidationError("--connections must be at least 1") }
+        guard duration == nil || count == nil else { throw ValidationError("give --duration or --count, not both") }
+        if let duration {
+            guard let parsed = DurationText.parse(duration), parsed > .zero else {
+                throw ValidationError("--duration must be a positive duration such as 500ms, 30s or 2m")
+            }
+        }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of logs per second") }
+        if let pipeline {
+            guard pipeline >= 1 else { throw ValidationError("--pipeline must be at least 1") }
+            guard rate == nil else { throw ValidationError("--pipeline is for the closed loop; with --rate requests leave on schedule") }
+        }
+        guard DurationText.parse(warmup) != nil else { throw ValidationError("--warmup must be a duration such as 0s, 500ms or 10s") }
+        guard !activity.isEmpty else { throw ValidationError("--activity must not be empty") }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "laurel-load")
+        logger.logLevel = .warning
+        let plan = makePlan()
+        let connectionString = try LoadDatabase.connectionString(flag: databaseURL)
+
+        let roster = LoadUserRoster(connectionString: connectionString, runID: plan.runID, logger: logger)
+        Self.status("run \(plan.runID): creating \(plan.users) users")
+        let created: [LoadUser]
+        do {
+            created = try await roster.create(count: plan.users)
+        } catch {
+            _ = try? await roster.removeAll()
+            await roster.close()
+            throw LoadError("could not create the load users: \(error)")
+        }
+        Self.status("connecting \(plan.connections) connections to \(plan.host):\(plan.port)")
+        let outcome = await LoadRunner(plan: plan, users: created, status: Self.status).run()
+        let report = LoadReport(plan: plan, outcome: outcome)
+        print(json ? report.json.serialized() : report.text)
+
+        if keepUsers {
+            Self.status("kept the users load-\(plan.runID)-0 … load-\(plan.runID)-\(plan.users - 1)")
+        } else {
+            do {
+                Self.status("deleting the load users")
+                _ = try await roster.removeAll()
+            } catch {
+                Self.status("could not delete the load users (names load-\(plan.runID)-*): \(error)")
+            }
+        }
+        await roster.close()
+        if report.authenticated == 0 {
+            Self.status("no connection could authenticate" + (report.firstFailure.map { " (\($0))" } ?? ""))
+            throw ExitCode.failure
+        }
+    }
+
+    private func makePlan() -> LoadPlan {
+        let pace: LoadPlan.Pace = rate.map { .openLoop(logsPerSecond: $0) } ?? .closedLoop(pipeline: pipeline ?? 1)
+        let stop: LoadPlan.Stop = count.map { .afterAcknowledged($0) }
+            ?? .afterDuration(duration.flatMap(DurationText.parse) ?? .seconds(30))
+        return LoadPlan(
+            host: host, port: port, users: users, connections: connections,
+            pace: pace, stop: stop, warmup: DurationText.parse(warmup) ?? .zero,
+            activity: activity, expectedUnlock: expectUnlock.isEmpty ? nil : expectUnlock,
+            runID: Self.makeRunID())
+    }
+
+    private static func makeRunID() -> String {
+        let value = UInt32.random(in: .min ... .max)
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// Progress for the person watching, on stderr so that stdout holds only the report.
+    @Sendable static func status(_ message: String) {
+        FileHandle.standardError.write(Data("laurel-load: \(message)\n".utf8))
+    }
+}

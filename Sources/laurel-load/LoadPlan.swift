@@ -1,0 +1,63 @@
+/// What one load run does, resolved from the command line: the server, the users and connections, how the
+/// requests are paced, and when the run stops.
+struct LoadPlan: Sendable {
+    /// How requests are paced.
+    enum Pace: Sendable, Equatable {
+        /// Each connection keeps `pipeline` requests in flight and sends the next one as soon as one is answered.
+        case closedLoop(pipeline: Int)
+        /// Requests leave on a fixed schedule, `logsPerSecond` in total over all connections, whether or not
+        /// the earlier ones were answered.
+        case openLoop(logsPerSecond: Double)
+    }
+
+    /// When the measured part of the run ends.
+    enum Stop: Sendable, Equatable {
+        /// Requests are sent for this long after the warm-up.
+        case afterDuration(Duration)
+        /// Requests are sent until this many logs were acknowledged.
+        case afterAcknowledged(Int)
+    }
+
+    var host: String
+    var port: Int
+    var users: Int
+    var connections: Int
+    var pace: Pace
+    var stop: Stop
+    /// Load that runs before the measurement starts and is left out of every figure but the unlock check.
+    var warmup: Duration
+    var activity: String
+    /// An achievement every user that logged at least once must have unlocked (the catalog's first-log
+    /// milestone), counted as expected even when no response reported it; nil to rely on responses alone.
+    var expectedUnlock: String?
+    /// Names this run's users and log ids, so runs never collide.
+    var runID: String
+
+    /// How long requests still in flight may take to be answered once sending has stopped.
+    var drainTimeout: Duration = .seconds(10)
+    /// How long connections keep reading after the last response, so late pushes are still counted.
+    var pushGrace: Duration = .seconds(1)
+    /// How long connecting, greeting and authenticating all connections may take.
+    var handshakeTimeout: Duration = .seconds(30)
+
+    var modeName: String {
+        switch pace {
+        case .closedLoop: "closed"
+        case .openLoop: "open"
+        }
+    }
+
+    var pipeline: Int {
+        switch pace {
+        case .closedLoop(let pipeline): pipeline
+        case .openLoop: 1
+        }
+    }
+
+    var rate: Double? {
+        switch pace {
+        case .closedLoop: nil
+        case .openLoop(let logsPerSecond): logsPerSecond
+        }
+    }
+}

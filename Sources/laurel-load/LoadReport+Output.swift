@@ -1,0 +1,92 @@
+import Foundation
+import LaurelJSON
+
+extension LoadReport {
+    /// The report as one JSON object, for scripts.
+    var json: JSONValue {
+        var latencyObject: JSONObject = [:]
+        for (name, percentile) in [("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p999", 99.9)] {
+            latencyObject[name] = .double(Self.rounded(latencyMilliseconds(atPercentile: percentile)))
+        }
+        latencyObject["max"] = .double(Self.rounded(maxLatencyMilliseconds))
+        var object: JSONObject = [
+            "run_id": .string(plan.runID),
+            "mode": .string(plan.modeName),
+            "rate": plan.rate.map { .double($0) } ?? .null,
+            "pipeline": .int(plan.pipeline),
+            "users": .int(plan.users),
+            "connections": .int(plan.connections),
+            "authenticated": .int(authenticated),
+            "duration_s": .double(Self.rounded(elapsedSeconds)),
+            "warmup_s": .double(Self.rounded(plan.warmup.secondsValue)),
+            "sent": .int(sent),
+            "acknowledged": .int(acknowledged),
+            "logs_per_second": .double(Self.rounded(logsPerSecond)),
+            "latency_ms": .object(latencyObject),
+            "errors": Self.counts(errors),
+            "unanswered": .int(unanswered),
+        ]
+        object["unlocks"] = .object([
+            "expected": .int(unlocks.expected),
+            "pushed": .int(unlocks.pushed),
+            "duplicates": .int(unlocks.duplicates),
+            "missing": .int(unlocks.missing),
+            "unexpected": .int(unlocks.unexpected),
+            "exactly_once": .bool(unlocks.isExactlyOnce),
+        ])
+        object["pushes"] = Self.counts(pushes)
+        object["connection_failures"] = Self.counts(connectionFailures)
+        object["bye_reasons"] = Self.counts(byeReasons)
+        return .object(object)
+    }
+
+    /// The report for people.
+    var text: String {
+        let milliseconds = { (value: Double) in String(format: "%.3f", value) }
+        var lines: [String] = []
+        let pace = plan.rate.map { "open loop at \(Self.number($0)) logs/s" } ?? "closed loop, pipeline \(plan.pipeline)"
+        lines.append("laurel-load run \(plan.runID): \(pace), \(plan.connections) connections over \(plan.users) users")
+        lines.append("  measured     \(String(format: "%.2f", elapsedSeconds)) s"
+            + (plan.warmup > .zero ? " after \(String(format: "%.2f", plan.warmup.secondsValue)) s of warm-up" : ""))
+        lines.append("  throughput   \(String(format: "%.1f", logsPerSecond)) logs/s (\(acknowledged) acknowledged of \(sent) sent"
+            + (unanswered > 0 ? ", \(unanswered) unanswered)" : ")"))
+        lines.append("  latency ms   p50 \(milliseconds(latencyMilliseconds(atPercentile: 50)))"
+            + "  p90 \(milliseconds(latencyMilliseconds(atPercentile: 90)))"
+            + "  p99 \(milliseconds(latencyMilliseconds(atPercentile: 99)))"
+            + "  p99.9 \(milliseconds(latencyMilliseconds(atPercentile: 99.9)))"
+            + "  max \(milliseconds(maxLatencyMilliseconds))"
+            + (plan.rate != nil ? "  (from intended send times)" : ""))
+        lines.append("  errors       " + Self.listing(errors))
+        let verdict = unlocks.isExactlyOnce ? "every expected unlock pushed exactly once" : "NOT every expected unlock pushed exactly once"
+        lines.append("  unlocks      expected \(unlocks.expected), pushed \(unlocks.pushed), duplicates \(unlocks.duplicates),"
+            + " missing \(unlocks.missing), unexpected \(unlocks.unexpected): \(verdict)")
+        lines.append("  pushes       " + Self.listing(pushes))
+        var connections = "\(authenticated) of \(plan.connections) authenticated"
+        if !connectionFailures.isEmpty { connections += "; failed: " + Self.listing(connectionFailures) }
+        if !byeReasons.isEmpty { connections += "; BYE: " + Self.listing(byeReasons) }
+        lines.append("  connections  " + connections)
+        if let firstFailure { lines.append("  first failure  " + firstFailure) }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func rounded(_ value: Double) -> Double {
+        (value * 1000).rounded() / 1000
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    private static func counts(_ counts: [String: Int]) -> JSONValue {
+        var object: JSONObject = [:]
+        for key in counts.keys.sorted() { object[key] = .int(counts[key]!) }
+        return .object(object)
+    }
+
+    private static func listing(_ counts: [String: Int]) -> String {
+        guard !counts.isEmpty else { return "none" }
+        return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { "\($0.key) \($0.value)" }
+            .joined(separator: ", ")
+    }
+}

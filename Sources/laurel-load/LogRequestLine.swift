@@ -1,0 +1,34 @@
+import LaurelJSON
+import NIOCore
+
+/// The LOG requests of one connection: `l<n> LOG {"activity":…,"amount":1,"id":"load-<run>-<connection>-<n>"}`.
+///
+/// The tag carries the sequence number so a response finds its request without a lookup by string, and the
+/// id is unique across runs, connections and requests, so no log is ever taken for a repeat of another.
+struct LogRequestLine: Sendable {
+    private let middle: String
+
+    init(activity: String, runID: String, connection: Int) {
+        let activityJSON = JSONValue.string(activity).serialized()
+        middle = " LOG {\"activity\":\(activityJSON),\"amount\":1,\"id\":\"load-\(runID)-\(connection)-"
+    }
+
+    func buffer(sequence: Int) -> ByteBuffer {
+        let number = String(sequence)
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(middle.utf8.count + 2 * number.utf8.count + 4)
+        buffer.writeString("l")
+        buffer.writeString(number)
+        buffer.writeString(middle)
+        buffer.writeString(number)
+        buffer.writeString("\"}")
+        return buffer
+    }
+
+    static func authentication(token: String) -> ByteBuffer {
+        let argument = JSONValue.object(["token": .string(token)]).serialized()
+        return ByteBuffer(string: "a AUTH \(argument)")
+    }
+
+    static let authenticationTag: Substring = "a"
+}

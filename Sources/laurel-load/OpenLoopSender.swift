@@ -1,0 +1,115 @@
+import NIOCore
+import Synchronization
+
+/// When each request of one connection is meant to leave in the open loop: slot `n` at `first + n × interval`,
+/// where the interval gives the connection its share of the total rate and `first` staggers the connections
+/// across one interval so they do not all send at the same instant.
+struct OpenLoopSchedule: Sendable {
+    let firstSlot: ContinuousClock.Instant
+    let intervalNanoseconds: Double
+
+    init(window: MeasurementWindow, logsPerSecond: Double, liveConnections: Int, connection index: Int, connections: Int) {
+        intervalNanoseconds = 1e9 * Double(max(liveConnections, 1)) / logsPerSecond
+        let phase = intervalNanoseconds * Double(index) / Double(max(connections, 1))
+        firstSlot = window.loadStart + .nanoseconds(Int64(phase))
+    }
+
+    func time(ofSlot slot: Int) -> ContinuousClock.Instant {
+        firstSlot + .nanoseconds(Int64(Double(slot) * intervalNanoseconds))
+    }
+}
+
+/// Counts one open-loop connection's requests sent and answered, shared by its sender and its reader, so
+/// that whichever of them sees the last answer to the last request reports the connection's load finished,
+/// exactly once.
+final class OpenLoopLedger: Sendable {
+    private struct State {
+        var sent = 0
+        var answered = 0
+        var measuredSent = 0
+        var measuredAnswered = 0
+        var senderDone = false
+        var finishReported = false
+
+        mutating func reportIfFinished() -> Bool {
+            guard senderDone, answered >= sent, !finishReported else { return false }
+            finishReported = true
+            return true
+        }
+    }
+
+    private let state = Mutex(State())
+
+    func willSend(measured: Bool) {
+        state.withLock { state in
+            state.sent += 1
+            if measured { state.measuredSent += 1 }
+        }
+    }
+
+    /// Returns true when this answer completes the connection's load.
+    func answered(measured: Bool) -> Bool {
+        state.withLock { state in
+            state.answered += 1
+            if measured { state.measuredAnswered += 1 }
+            return state.reportIfFinished()
+        }
+    }
+
+    /// Returns true when everything sent was already answered, which completes the connection's load.
+    func senderFinished() -> Bool {
+        state.withLock { state in
+            state.senderDone = true
+            return state.reportIfFinished()
+        }
+    }
+
+    /// After the connection closed: measured requests sent and never answered, and whether the load still has
+    /// to be reported finished.
+    func closeOut() -> (measuredSent: Int, measuredUnanswered: Int, reportFinished: Bool) {
+        state.withLock { state in
+            let report = !state.finishReported
+            state.finishReported = true
+            return (state.measuredSent, state.measuredSent - state.measuredAnswered, report)
+        }
+    }
+}
+
+/// Sends one connection's requests on its open-loop schedule, however late the answers are. A request that
+/// leaves late (the client fell behind) keeps its intended time, which is what its latency is measured from:
+/// this is the correction for coordinated omission.
+struct OpenLoopSender: Sendable {
+    let schedule: OpenLoopSchedule
+    let window: MeasurementWindow
+    let budget: RequestBudget?
+    let requests: LogRequestLine
+    let ledger: OpenLoopLedger
+
+    func run(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async {
+        var slot = 0
+        do {
+            sending: while true {
+                let intended = schedule.time(ofSlot: slot)
+                if window.isOver(at: intended) { break }
+                if ContinuousClock.now < intended {
+                    try await Task.sleep(until: intended, clock: .continuous)
+                }
+                let measured = window.isMeasured(intended)
+                if measured, let budget {
+                    switch budget.claim() {
+                    case .granted: break
+                    case .later:
+                        slot += 1
+                        continue sending
+                    case .exhausted: break sending
+                    }
+                }
+                ledger.willSend(measured: measured)
+                try await outbound.write(requests.buffer(sequence: slot))
+                slot += 1
+            }
+        } catch {
+            // Cancelled because the connection closed, or the write failed for the same reason: stop sending.
+        }
+    }
+}

@@ -28,6 +28,8 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     @Option(help: "An achievement every user that logged must have unlocked and been pushed; empty for none (standfit: first_exercise, mindful: first_step).")
     var expectUnlock = "first_exercise"
     @Flag(help: "Keep the load users afterwards instead of deleting them.") var keepUsers = false
+    @Option(help: "Give each user this many past logs first (stored through SQL, spread over the past year), to measure logging against a long history.")
+    var seedLogs = 0
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
@@ -61,6 +63,10 @@ struct LaurelLoadCommand: AsyncParsableCommand {
         let created: [LoadUser]
         do {
             created = try await roster.create(count: plan.users)
+            if seedLogs > 0 {
+                Self.status("storing \(seedLogs) past logs for each user")
+                try await roster.seedHistory(of: created, logs: seedLogs, activity: activity)
+            }
         } catch {
             _ = try? await roster.removeAll()
             await roster.close()

@@ -41,9 +41,13 @@ enum RequestRouter {
             return try await AchievementRequests.list(filters, in: context)
         case .achievement(let target):
             return try await AchievementRequests.one(id: target.id, in: context)
+        case .subscription:
+            return try await SubscriptionRequests.subscription(in: context)
+        case .trialStart:
+            return try await SubscriptionRequests.startTrial(in: context)
         case .auth, .ping, .quit:
             throw ProtocolError.internal()
-        case .challenges, .subscription, .trialStart, .presets,
+        case .challenges, .presets,
              .templates, .templateCreate, .templateUpdate, .templateDelete, .templateExport, .templateImport,
              .accountExport, .accountDelete:
             throw ProtocolError(code: .internal, message: "\(request.verb.rawValue) is not available in this version yet")

@@ -21,6 +21,11 @@ public protocol LaurelStore: Sendable {
     /// Makes sure the catalog's built-in activities exist, so logs can refer to them, and records the catalog's
     /// achievements for the operators' statistics.
     func installCatalog(_ catalog: Catalog) async throws(StoreError)
+
+    /// Tells users whose premium period has ended since the last call (by this or any other instance): stores a
+    /// SUBSCRIPTION push for each whose subscription changed by it and announces it to every instance. Each end
+    /// is announced once, however many instances call this at the same time. Returns the number of pushes stored.
+    func announceExpiredSubscriptions() async throws(StoreError) -> Int
 }
 
 /// A user that presented a valid token.

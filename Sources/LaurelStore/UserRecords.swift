@@ -66,6 +66,12 @@ public protocol UserRecords {
     func insertUnlock(achievementID: String, at: Date) throws -> Bool
 
     func subscription() throws -> SubscriptionState
+    /// The SUBSCRIPTION object of protocol.md, by the database clock.
+    func subscriptionDocument() throws -> JSONObject
+    /// Starts the user's trial (premium for 14 days, once per user ever) and stores the SUBSCRIPTION push that
+    /// tells about it, announced to every instance on commit. Nil when the trial was used before; nothing
+    /// changes then.
+    func startTrial() throws -> StoredPush?
 
     func progress() throws -> StoredProgress
     func saveProgress(_ progress: StoredProgress) throws

@@ -70,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
             if metricsPort != 0 {
                 services.append(.init(service: MetricsEndpoint(host: configuration.host, port: metricsPort, metrics: metrics, logger: logger)))
             }
+            services.append(.init(service: SubscriptionExpiryWatcher(store: store, logger: logger)))
             let group = ServiceGroup(configuration: .init(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()

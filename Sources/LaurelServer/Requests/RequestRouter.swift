@@ -41,6 +41,10 @@ enum RequestRouter {
             return try await AchievementRequests.list(filters, in: context)
         case .achievement(let target):
             return try await AchievementRequests.one(id: target.id, in: context)
+        case .subscription:
+            return try await SubscriptionRequests.subscription(in: context)
+        case .trialStart:
+            return try await SubscriptionRequests.startTrial(in: context)
         case .auth, .ping, .quit:
             throw ProtocolError.internal()
         case .presets:
@@ -61,7 +65,7 @@ enum RequestRouter {
             return try await AccountRequests.export(in: context)
         case .accountDelete(let confirmation):
             return try await AccountRequests.delete(confirm: confirmation.confirm, in: context)
-        case .challenges, .subscription, .trialStart:
+        case .challenges:
             throw ProtocolError(code: .internal, message: "\(request.verb.rawValue) is not available in this version yet")
         }
     }

@@ -32,7 +32,8 @@ enum TestServer {
             configuration: configuration, store: store, catalog: loaded,
             storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), logger: logger,
             onListening: { address in port.continuation.yield(address.port ?? 0) })
-        let group = ServiceGroup(configuration: .init(services: [.init(service: server)], logger: logger))
+        let watcher = SubscriptionExpiryWatcher(store: store, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [.init(service: server), .init(service: watcher)], logger: logger))
         defer { port.continuation.finish() }
         let result = try await withThrowingTaskGroup(of: T?.self) { tasks in
             tasks.addTask {

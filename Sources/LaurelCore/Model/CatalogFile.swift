@@ -53,6 +53,10 @@ public enum CatalogFile {
             if let activity = achievement.rule.activity, !activities.contains(where: { $0.id == activity }) {
                 throw CatalogFileError(field: "achievements[\(index)].rule.activity", reason: "no activity \(activity) in this catalog")
             }
+            if case .distinctActivities(let named) = achievement.rule,
+               let unknown = named.sorted().first(where: { name in !activities.contains { $0.id == name } }) {
+                throw CatalogFileError(field: "achievements[\(index)].rule.activities", reason: "no activity \(unknown) in this catalog")
+            }
             if case .events(let event) = achievement.rule, !events.contains(event) {
                 throw CatalogFileError(field: "achievements[\(index)].rule.name", reason: "no event \(event) in this catalog")
             }

@@ -22,7 +22,7 @@ extension PostgresUserRecords {
 
     func customActivity(named name: String) throws -> Activity? {
         try connection.query(
-            "SELECT \(Self.activityColumns) FROM laurel.activities WHERE user_id = $1::bigint AND lower(name) = lower($2::text)",
+            "SELECT \(Self.activityColumns) FROM laurel.activities WHERE user_id = $1::bigint AND lower(name COLLATE \"und-x-icu\") = lower($2::text COLLATE \"und-x-icu\")",
             [userParameter, .text(name)]
         ).first.map(Self.activity)
     }

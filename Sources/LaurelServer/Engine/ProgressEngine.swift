@@ -19,6 +19,11 @@ struct ProgressEngine: Sendable {
         case settingsChanged(effective: LocalDay)
         /// Nothing new: catches up with catalog changes and the passing of days (run at AUTH).
         case catchUp
+
+        var removesFacts: Bool {
+            if case .factsRemoved = self { return true }
+            return false
+        }
     }
 
     func evaluate(_ change: Change, in records: any UserRecords, now: Date) throws -> Evaluation {
@@ -46,7 +51,8 @@ struct ProgressEngine: Sendable {
         if outcome.reachedNewLevel {
             pushes.append(try records.appendPush(kind: "LEVEL", data: ["level": .int(outcome.level), "xp": .int(outcome.xp)]))
         }
-        if let event = StreakEvent.worthShowing(before: saved?.streak ?? StreakState(), after: streak) {
+        // A deleted log can shorten the streak, but that is a correction, not news (no `broken` for it).
+        if !change.removesFacts, let event = StreakEvent.worthShowing(before: saved?.streak ?? StreakState(), after: streak) {
             pushes.append(try records.appendPush(kind: "STREAK", data: ["event": .string(event.rawValue), "streak": StreakRendering.json(streak)]))
         }
         if let last = pushes.last { try records.announcePushes(through: last.seq) }

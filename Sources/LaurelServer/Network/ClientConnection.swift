@@ -111,6 +111,10 @@ struct ClientConnection {
         state.failedAuths = 0
         // Hold live pushes until the answer (and any replay) is written, so every push arrives once, in order.
         await outlet.beginReplay(after: Int64(auth.resumeAfter ?? 0))
+        let store = services.store
+        await outlet.readMissedPushes { after in
+            (try? await store.read(user: user.id) { try $0.pushes(after: after, limit: 1000) }) ?? []
+        }
         let session = services.registry.attach(outlet, to: user)
         let context = RequestContext(user: user, session: session, services: services)
         state.context = context

@@ -21,7 +21,7 @@ enum ActivityRequests {
             if let existing = try records.customActivity(named: name) {
                 guard existing.deleted else { throw ProtocolError.conflict("an activity named \"\(existing.name)\" exists") }
                 // Re-creating a deleted activity restores it: same id, its logs intact, its templates active again.
-                let restored = try restore(existing, in: records)
+                let restored = try restore(existing, limit: limit, in: records)
                 return (restored, try engine.evaluate(.catchUp, in: records, now: Date()).pushes)
             }
             if try records.customActivityCount() >= limit {
@@ -36,6 +36,7 @@ enum ActivityRequests {
     /// restoring it reactivates exactly those, and evaluates them at once.
     static func setDeleted(_ idOrName: String, deleted: Bool, in context: RequestContext) async throws -> RequestOutcome {
         let (catalog, engine) = (context.catalog, context.engine)
+        let limit = context.services.configuration.limits.customActivities
         let (activity, pushes) = try await context.write { records -> (Activity, [StoredPush]) in
             if catalog.builtinActivity(named: idOrName) != nil {
                 throw ProtocolError.conflict("built-in activities cannot be deleted or restored")
@@ -48,13 +49,15 @@ enum ActivityRequests {
                 _ = try records.setTemplatesActive(false, activityID: custom.id, reason: AchievementTemplate.activityDeleted)
                 return (try records.setCustomActivityDeleted(id: custom.id, deleted: true), [])
             }
-            let restored = try restore(custom, in: records)
+            let restored = try restore(custom, limit: limit, in: records)
             return (restored, try engine.evaluate(.catchUp, in: records, now: Date()).pushes)
         }
         return RequestOutcome(ActivityRendering.json(activity), pushes: pushes)
     }
 
-    private static func restore(_ activity: Activity, in records: any UserRecords) throws -> Activity {
+    /// A restored activity counts against the limit of live custom activities like a new one.
+    private static func restore(_ activity: Activity, limit: Int, in records: any UserRecords) throws -> Activity {
+        if try records.customActivityCount() >= limit { throw ProtocolError.tooLarge(limit: limit) }
         _ = try records.setTemplatesActive(true, activityID: activity.id, reason: AchievementTemplate.activityDeleted)
         return try records.setCustomActivityDeleted(id: activity.id, deleted: false)
     }

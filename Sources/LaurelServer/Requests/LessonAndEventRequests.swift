@@ -8,20 +8,20 @@ import LaurelStore
 enum LessonAndEventRequests {
     static func lessonDone(lesson lessonID: String, at requested: Date?, id: String?, in context: RequestContext) async throws -> RequestOutcome {
         let now = Date()
-        try checkTime(requested, now: now, in: context)
         guard !context.catalog.lessons.isEmpty else {
             throw ProtocolError.invalidArgument(field: "lesson", message: "the \(context.catalog.name) catalog has no lessons")
         }
         guard let lesson = context.catalog.lesson(lessonID) else { throw ProtocolError.notFound(field: "lesson") }
-        try await context.spendLogAllowance()
+        let admission = await FactAdmission(at: requested, now: now, in: context)
         let engine = context.engine
-        let (answer, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
+        let (answer, pushes) = try await admission.run { try await context.write { records -> ((JSONValue, [StoredPush]), storedNew: Bool) in
             if let id, let existing = try records.lessonCompletion(id: id) {
                 guard existing.lessonID == lesson.id, sameTime(existing.requestedAt, requested) else {
                     throw ProtocolError.conflict("id \"\(id)\" was used for a different lesson completion")
                 }
-                return (try FactAnswer.replay(existing.response), [])
+                return ((try FactAnswer.replay(existing.response), []), false)
             }
+            try admission.admitNewFact()
             let at = requested ?? now
             let day = LocalDay(of: at, in: TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt)
             let stored = StoredLesson(
@@ -34,27 +34,27 @@ enum LessonAndEventRequests {
             ]
             let answer = FactAnswer.json(fact: fact, evaluation: evaluation)
             try records.setLessonResponse(id: stored.id, response: answer)
-            return (answer, evaluation.pushes)
-        }
+            return ((answer, evaluation.pushes), true)
+        } }
         return RequestOutcome(answer, pushes: pushes)
     }
 
     static func event(name: String, at requested: Date?, id: String?, in context: RequestContext) async throws -> RequestOutcome {
         let now = Date()
-        try checkTime(requested, now: now, in: context)
         guard context.catalog.eventNames.contains(name) else {
             throw ProtocolError.invalidArgument(
                 field: "name", message: "accepted events are \(context.catalog.eventNames.joined(separator: ", "))")
         }
-        try await context.spendLogAllowance()
+        let admission = await FactAdmission(at: requested, now: now, in: context)
         let engine = context.engine
-        let (answer, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
+        let (answer, pushes) = try await admission.run { try await context.write { records -> ((JSONValue, [StoredPush]), storedNew: Bool) in
             if let id, let existing = try records.reportedEvent(id: id) {
                 guard existing.name == name, sameTime(existing.requestedAt, requested) else {
                     throw ProtocolError.conflict("id \"\(id)\" was used for a different event")
                 }
-                return (try FactAnswer.replay(existing.response), [])
+                return ((try FactAnswer.replay(existing.response), []), false)
             }
+            try admission.admitNewFact()
             let at = requested ?? now
             let day = LocalDay(of: at, in: TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt)
             let stored = StoredEvent(id: id ?? UUID().uuidString.lowercased(), name: name, at: at, requestedAt: requested)
@@ -65,14 +65,9 @@ enum LessonAndEventRequests {
             ]
             let answer = FactAnswer.json(fact: fact, evaluation: evaluation)
             try records.setReportedEventResponse(id: stored.id, response: answer)
-            return (answer, evaluation.pushes)
-        }
+            return ((answer, evaluation.pushes), true)
+        } }
         return RequestOutcome(answer, pushes: pushes)
-    }
-
-    private static func checkTime(_ at: Date?, now: Date, in context: RequestContext) throws {
-        guard let at, let problem = context.services.configuration.logTimePolicy.problem(with: at, now: now) else { return }
-        throw LogRequests.error(for: problem)
     }
 
     private static func sameTime(_ stored: Date?, _ requested: Date?) -> Bool {

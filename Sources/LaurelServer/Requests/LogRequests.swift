@@ -17,19 +17,17 @@ enum LogRequests {
 
     static func log(_ draft: Draft, in context: RequestContext) async throws -> RequestOutcome {
         let now = Date()
-        if let at = draft.at, let problem = context.services.configuration.logTimePolicy.problem(with: at, now: now) {
-            throw error(for: problem)
-        }
-        try await context.spendLogAllowance()
+        let admission = await FactAdmission(at: draft.at, now: now, in: context)
         let catalog = context.catalog
         let engine = context.engine
-        let (response, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
+        let (response, pushes) = try await admission.run { try await context.write { records -> ((JSONValue, [StoredPush]), storedNew: Bool) in
             if let id = draft.id, let existing = try records.log(id: id) {
                 guard try sameContent(existing, draft, catalog: catalog, records: records) else {
                     throw ProtocolError.conflict("log id \"\(id)\" was used for a different log")
                 }
-                return (try FactAnswer.replay(existing.response), [])
+                return ((try FactAnswer.replay(existing.response), []), false)
             }
+            try admission.admitNewFact()
             guard let activity = try ActivityLookup.live(draft.activity, catalog: catalog, in: records) else {
                 throw ProtocolError.notFound(field: "activity")
             }
@@ -43,8 +41,8 @@ enum LogRequests {
             let evaluation = try engine.evaluate(.newLog(fact), in: records, now: now)
             let answer = FactAnswer.json(fact: LogRendering.json(log), evaluation: evaluation)
             try records.setLogResponse(id: log.id, response: answer)
-            return (answer, evaluation.pushes)
-        }
+            return ((answer, evaluation.pushes), true)
+        } }
         return RequestOutcome(response, pushes: pushes)
     }
 

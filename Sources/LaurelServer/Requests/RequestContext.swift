@@ -43,14 +43,6 @@ struct RequestContext: Sendable {
         return try await session.inTurn { try await store.write(user: user, body) }
     }
 
-    /// Takes one from the user's allowance of logs (LOG, LESSON.DONE and EVENT share it), or refuses with
-    /// `rate_limited` and how long to wait.
-    func spendLogAllowance() async throws {
-        guard let wait = await session.spendLogAllowance() else { return }
-        let milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
-        throw ProtocolError.rateLimited(retryAfterMs: Int(max(1, milliseconds)))
-    }
-
     func read<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
         try await services.store.read(user: user.id, body)
     }

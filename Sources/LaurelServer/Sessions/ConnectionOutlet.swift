@@ -4,14 +4,20 @@ import LaurelStore
 import NIOCore
 
 /// The sending side of one client connection, shared by the connection's own request loop and by everyone who
-/// pushes to the user. It keeps pushes in `seq` order and delivers each at most once: while a resumed connection
-/// replays what it missed, live pushes wait, and anything already delivered is dropped.
+/// pushes to the user. Stored pushes leave it exactly once each and strictly in `seq` order: they can arrive
+/// from several tasks at once and out of order (two requests of the user finishing together, a notification
+/// from another instance), so they wait in `pending` until the next `seq` is there, and a gap that does not fill
+/// is read back from the store (every push it hears of is already committed). While a resumed connection
+/// replays what it missed, live pushes wait too.
 actor ConnectionOutlet {
     nonisolated let id: ConnectionID
     private let writer: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private let channel: any Channel
     private var deliveredSeq: Int64 = 0
-    private var heldDuringReplay: [StoredPush]?
+    private var pending: [Int64: StoredPush] = [:]
+    private var holding = false
+    private var draining = false
+    private var missedPushes: (@Sendable (_ after: Int64) async -> [StoredPush])?
 
     init(id: ConnectionID, writer: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel) {
         self.id = id
@@ -27,19 +33,22 @@ actor ConnectionOutlet {
         try? await writer.write(line)
     }
 
+    /// Where to read pushes this connection missed (set once the user is known).
+    func readMissedPushes(with reader: @escaping @Sendable (_ after: Int64) async -> [StoredPush]) {
+        missedPushes = reader
+    }
+
     /// A stored push that just happened.
     func deliver(_ push: StoredPush) async {
-        if heldDuringReplay != nil {
-            heldDuringReplay?.append(push)
-            return
-        }
-        await send(push)
+        guard push.seq > deliveredSeq else { return }
+        pending[push.seq] = push
+        await drain()
     }
 
     /// Holds live pushes until `finishReplay`; from now on only pushes after `seq` are delivered.
     func beginReplay(after seq: Int64) {
         skip(through: seq)
-        if heldDuringReplay == nil { heldDuringReplay = [] }
+        holding = true
     }
 
     /// Marks every push up to `seq` as delivered (a connection that does not resume starts after the last one).
@@ -48,10 +57,9 @@ actor ConnectionOutlet {
     }
 
     func finishReplay(_ missed: [StoredPush]) async {
-        for push in missed { await send(push) }
-        let held = heldDuringReplay ?? []
-        heldDuringReplay = nil
-        for push in held.sorted(by: { $0.seq < $1.seq }) { await send(push) }
+        for push in missed where push.seq > deliveredSeq { pending[push.seq] = push }
+        holding = false
+        await drain()
     }
 
     /// Says `BYE` and closes the connection.
@@ -60,10 +68,29 @@ actor ConnectionOutlet {
         try? await channel.close()
     }
 
-    private func send(_ push: StoredPush) async {
-        guard push.seq > deliveredSeq else { return }
-        deliveredSeq = push.seq
-        await write(PushRendering.line(push))
+    /// Writes pending pushes in `seq` order. Only one drain runs at a time; pushes that arrive while it writes
+    /// (the actor lets others in at each `await`) are picked up by the running drain.
+    private func drain() async {
+        guard !holding, !draining else { return }
+        draining = true
+        defer { draining = false }
+        while true {
+            pending = pending.filter { $0.key > deliveredSeq }
+            if let next = pending.removeValue(forKey: deliveredSeq + 1) {
+                deliveredSeq = next.seq
+                await write(PushRendering.line(next))
+                continue
+            }
+            guard let earliest = pending.keys.min() else { return }
+            // A gap: the pushes between are committed but came another way (or not yet); read them back.
+            for push in await missedPushes?(deliveredSeq) ?? [] where push.seq > deliveredSeq && push.seq < earliest {
+                pending[push.seq] = push
+            }
+            if pending[deliveredSeq + 1] == nil {
+                // Nothing fills the gap (pushes are kept 30 days at least): go on rather than hold everything back.
+                deliveredSeq = earliest - 1
+            }
+        }
     }
 }
 

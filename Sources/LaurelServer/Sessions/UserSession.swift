@@ -32,6 +32,11 @@ actor UserSession {
         logAllowance.spend(at: now)
     }
 
+    /// Gives back one log taken by `spendLogAllowance` (the request stored nothing new).
+    func refundLogAllowance() {
+        logAllowance.refund()
+    }
+
     private func passTurn() {
         if waitingForTurn.isEmpty {
             turnTaken = false
@@ -52,6 +57,10 @@ struct LogAllowance: Sendable {
         self.perSecond = perSecond
         self.burst = Double(burst)
         self.tokens = Double(burst)
+    }
+
+    mutating func refund() {
+        tokens = min(burst, tokens + 1)
     }
 
     mutating func spend(at now: ContinuousClock.Instant) -> Duration? {

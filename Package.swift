@@ -111,5 +111,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Reads the deployment files (Compose, Dockerfile, systemd unit, HAProxy) and checks that they hold together.
+        .testTarget(name: "LaurelDeployTests", swiftSettings: strict),
     ]
 )

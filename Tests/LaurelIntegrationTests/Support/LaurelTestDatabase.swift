@@ -50,6 +50,22 @@ enum LaurelTestDatabase {
     static func scalar(_ sql: String, _ parameters: [PostgresValue] = []) async throws -> String? {
         try await admin().withConnection { connection in try connection.query(sql, parameters).first?[0] }
     }
+
+    /// Runs admin SQL whose first column of the first row is a number (a `count(*)`, say) and returns it.
+    static func count(_ sql: String, _ parameters: [PostgresValue] = []) async throws -> Int {
+        let text = try #require(try await scalar(sql, parameters), "no row from \(sql)")
+        return try #require(Int(text), "not a number from \(sql): \(text)")
+    }
+
+    /// The user's log rows, deleted ones included.
+    static func logCount(of user: TestUser) async throws -> Int {
+        try await count("SELECT count(*) FROM laurel.logs WHERE user_id = $1::bigint", [.text(user.id.description)])
+    }
+
+    /// The user's custom activities, deleted ones included.
+    static func activityCount(of user: TestUser) async throws -> Int {
+        try await count("SELECT count(*) FROM laurel.activities WHERE user_id = $1::bigint", [.text(user.id.description)])
+    }
 }
 
 /// A user made for one test.

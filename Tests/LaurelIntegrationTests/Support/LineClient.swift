@@ -31,7 +31,8 @@ final class LineClient: Sendable {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(LineFrameEncoder()))
+                    // No line encoder on the way out: `send` adds the LF itself, and `sendRaw` must send exactly
+                    // what it is given (partial lines, CRLF, several lines at once).
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: 16 << 20)))
                     return try NIOAsyncChannel<InboundFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
@@ -91,6 +92,11 @@ final class LineClient: Sendable {
     /// Sends raw bytes as they are (no LF added).
     func sendRaw(_ text: String) async throws {
         try await writer.write(ByteBuffer(string: text))
+    }
+
+    /// Sends bytes as they are, for lines that are not valid UTF-8.
+    func sendBytes(_ bytes: [UInt8]) async throws {
+        try await writer.write(ByteBuffer(bytes: bytes))
     }
 
     func send(_ line: String) async throws {

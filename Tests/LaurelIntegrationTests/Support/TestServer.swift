@@ -9,12 +9,39 @@ import Synchronization
 import Testing
 
 /// A real Laurel server in the test process, on a free port, against the test database. `run` starts it, hands
-/// its port to the body, and shuts it down gracefully afterwards.
+/// its port to the body, and shuts it down gracefully afterwards; `withServer` hands over a `RunningTestServer`
+/// instead, for tests that shut the server down themselves.
 enum TestServer {
     static func run<T: Sendable>(
         configuration: ServerConfiguration = ServerConfiguration(port: 0),
         catalog: String = "standfit",
         _ body: @Sendable (_ port: Int) async throws -> T
+    ) async throws -> T {
+        try await withServer(configuration: configuration, catalog: catalog) { server in
+            try await body(server.port)
+        }
+    }
+
+    /// Starts a server, waits until it listens on its port and follows the store's events (so an operator's
+    /// `laurel.revoke_tokens` reaches it), runs `body`, then shuts the server down and waits for it to finish.
+    static func withServer<T: Sendable>(
+        configuration: ServerConfiguration = ServerConfiguration(port: 0),
+        catalog: String = "standfit",
+        _ body: @Sendable (_ server: RunningTestServer) async throws -> T
+    ) async throws -> T {
+        await ServerSlots.shared.acquire()
+        do {
+            let result = try await startAndRun(configuration: configuration, catalog: catalog, body)
+            await ServerSlots.shared.release()
+            return result
+        } catch {
+            await ServerSlots.shared.release()
+            throw error
+        }
+    }
+
+    private static func startAndRun<T: Sendable>(
+        configuration: ServerConfiguration, catalog: String, _ body: @Sendable (_ server: RunningTestServer) async throws -> T
     ) async throws -> T {
         var configuration = configuration
         configuration.port = 0
@@ -25,7 +52,11 @@ enum TestServer {
         let store = PostgresStore(pool: pool)
         let loaded = try ShippedCatalogs.load(catalog)
         try await store.installCatalog(loaded)
-        let listener = PostgresNotificationListener(configuration: postgres, channels: [PostgresStoreEvents.channel], logger: logger)
+        // A name of its own, so the test can see in pg_stat_activity when this listener has run LISTEN.
+        let listenerName = "laurel-tests-listener-\(UUID().uuidString.prefix(8).lowercased())"
+        let listener = PostgresNotificationListener(
+            configuration: try LaurelTestDatabase.configuration(listenerName), channels: [PostgresStoreEvents.channel],
+            logger: logger)
         listener.start()
         let port = AsyncStream<Int>.makeStream()
         let server = LaurelServer(
@@ -44,7 +75,8 @@ enum TestServer {
             guard let bound = await iterator.next() else { throw TestServerError.didNotStart }
             let outcome: Result<T, any Error>
             do {
-                outcome = .success(try await body(bound))
+                try await waitUntilListening(applicationName: listenerName)
+                outcome = .success(try await body(RunningTestServer(port: bound, group: group)))
             } catch {
                 outcome = .failure(error)
             }
@@ -56,8 +88,61 @@ enum TestServer {
         await pool.close()
         return result
     }
+
+    /// The listener connects and runs LISTEN on a thread of its own; notifications sent before that are lost.
+    private static func waitUntilListening(applicationName: String) async throws {
+        let listening = try await Eventually.holds(timeout: .seconds(20)) {
+            let count = try await LaurelTestDatabase.count(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1::text AND query ILIKE 'LISTEN%'",
+                [.text(applicationName)])
+            return count > 0
+        }
+        if !listening { throw TestServerError.notFollowingStoreEvents }
+    }
+}
+
+/// A server started by `TestServer.withServer`: where it listens, and a way to begin its graceful shutdown
+/// while the test still talks to it.
+struct RunningTestServer: Sendable {
+    let port: Int
+    fileprivate let group: ServiceGroup
+
+    /// Starts the graceful shutdown (as SIGTERM would) and returns at once; the server finishes on its own.
+    func beginShutdown() async {
+        await group.triggerGracefulShutdown()
+    }
+}
+
+/// How many test servers may run at once. Each holds five PostgreSQL connections (its pool and its listener);
+/// the test cluster allows 200, and the tests run in parallel.
+actor ServerSlots {
+    static let shared = ServerSlots(count: 4)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) {
+        free = count
+    }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
 }
 
 enum TestServerError: Error {
     case didNotStart
+    case notFollowingStoreEvents
 }

@@ -29,9 +29,16 @@ enum TestServer {
         catalog: String = "standfit",
         _ body: @Sendable (_ server: RunningTestServer) async throws -> T
     ) async throws -> T {
+        // A test that runs a second instance inside the first uses its own slot for both: waiting for a second
+        // slot while holding one would deadlock as soon as enough such tests ran at once.
+        if ServerSlots.heldByThisTest {
+            return try await startAndRun(configuration: configuration, catalog: catalog, body)
+        }
         await ServerSlots.shared.acquire()
         do {
-            let result = try await startAndRun(configuration: configuration, catalog: catalog, body)
+            let result = try await ServerSlots.$heldByThisTest.withValue(true) {
+                try await startAndRun(configuration: configuration, catalog: catalog, body)
+            }
             await ServerSlots.shared.release()
             return result
         } catch {
@@ -113,10 +120,13 @@ struct RunningTestServer: Sendable {
     }
 }
 
-/// How many test servers may run at once. Each holds five PostgreSQL connections (its pool and its listener);
-/// the test cluster allows 200, and the tests run in parallel.
+/// How many tests may run servers at once. Each server holds five PostgreSQL connections (its pool and its
+/// listener), a test runs at most two, and the test cluster allows 200 connections.
 actor ServerSlots {
-    static let shared = ServerSlots(count: 4)
+    static let shared = ServerSlots(count: 6)
+
+    /// Whether the current test already holds a slot (its servers share it).
+    @TaskLocal static var heldByThisTest = false
 
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []

@@ -13,10 +13,11 @@ struct UnlockCheck: Sendable, Equatable {
     var duplicates = 0
     /// Expected pairs that never arrived.
     var missing = 0
-    /// Distinct pushed pairs nobody reported as unlocked.
+    /// Distinct pushed pairs no LOG answer reported as unlocked: unlocks found by the evaluation at AUTH (a user
+    /// with a history, see `--seed-logs`). They are not an error unless they also arrive twice (`duplicates`).
     var unexpected = 0
 
-    var isExactlyOnce: Bool { missing == 0 && duplicates == 0 && unexpected == 0 }
+    var isExactlyOnce: Bool { missing == 0 && duplicates == 0 }
 
     init(tallies: [ConnectionTally], expectedUnlock: String?) {
         var unlockedByUser: [Int: Set<String>] = [:]

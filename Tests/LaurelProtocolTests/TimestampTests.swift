@@ -1,3 +1,4 @@
+import LaurelCore
 import Foundation
 @testable import LaurelProtocol
 import Testing
@@ -31,7 +32,9 @@ import Testing
         #expect(seconds("2000-02-29T00:00:00Z") != nil)
         #expect(seconds("1999-12-31T23:59:59Z") == 946_684_799)
         #expect(seconds("1969-12-31T23:59:59Z") == -1)
-        #expect(seconds("0000-01-01T00:00:00Z") == -62_167_219_200)
+        #expect(seconds("0001-01-01T00:00:00Z") == -62_135_596_800)
+        // Year 0 is outside the calendar dates the server keeps (1 to 9999).
+        #expect(seconds("0000-01-01T00:00:00Z") == nil)
         #expect(seconds("9999-12-31T23:59:59Z") == 253_402_300_799)
     }
 
@@ -68,24 +71,23 @@ import Testing
     }
 }
 
-@Suite struct LocalDateTests {
+@Suite struct DateTextTests {
     @Test func parsesRealDatesOnly() {
-        #expect(LocalDate("2024-02-29") == LocalDate(year: 2024, month: 2, day: 29))
-        #expect(LocalDate("2026-12-31")?.description == "2026-12-31")
+        #expect(DateText.parse("2024-02-29") == LocalDay(year: 2024, month: 2, day: 29))
+        #expect(DateText.parse("2026-12-31")?.description == "2026-12-31")
         for text in ["2026-02-30", "2025-02-29", "2100-02-29", "2026-04-31", "2026-13-01", "2026-00-01", "2026-01-00",
-                     "2026-1-01", "2026-01-1", "20260101", "2026/01/01", "2026-01-01T00:00:00Z", " 2026-01-01", ""] {
-            #expect(LocalDate(text) == nil, "\(text)")
+                     "2026-1-01", "2026-01-1", "20260101", "2026/01/01", "2026-01-01T00:00:00Z", " 2026-01-01", "", "0000-01-01"] {
+            #expect(DateText.parse(text) == nil, "\(text)")
         }
-        #expect(LocalDate(year: 10_000, month: 1, day: 1) == nil)
     }
 
-    @Test func ordersAndPrints() throws {
-        let early = try #require(LocalDate(year: 2026, month: 1, day: 31))
-        let late = try #require(LocalDate(year: 2026, month: 2, day: 1))
+    @Test func ordersAndCounts() throws {
+        let early = try #require(DateText.parse("2026-01-31"))
+        let late = try #require(DateText.parse("2026-02-01"))
         #expect(early < late)
-        #expect(try #require(LocalDate(year: 25, month: 3, day: 4)).description == "0025-03-04")
-        #expect(late.daysSinceEpoch - early.daysSinceEpoch == 1)
-        #expect(try #require(LocalDate("1970-01-01")).daysSinceEpoch == 0)
-        #expect(try #require(LocalDate("2000-03-01")).daysSinceEpoch == 11_017)
+        #expect(try #require(DateText.parse("0025-03-04")).description == "0025-03-04")
+        #expect(late.daysSince1970 - early.daysSince1970 == 1)
+        #expect(try #require(DateText.parse("1970-01-01")).daysSince1970 == 0)
+        #expect(try #require(DateText.parse("2000-03-01")).daysSince1970 == 11_017)
     }
 }

@@ -71,8 +71,7 @@ struct ArgumentReader {
 
     func date(_ key: String) throws(ProtocolError) -> LocalDay? {
         guard let value = object[key] else { return nil }
-        guard case .string(let text) = value, let date = LocalDate(text),
-              let day = LocalDay(year: date.year, month: date.month, day: date.day) else {
+        guard case .string(let text) = value, let day = DateText.parse(text) else {
             throw invalid(key, "a date YYYY-MM-DD")
         }
         return day

@@ -1,4 +1,5 @@
 import Foundation
+import LaurelCore
 
 /// RFC 3339 timestamps as the protocol uses them: parsed strictly from requests, written in UTC.
 ///
@@ -14,7 +15,7 @@ public enum Timestamp {
     public static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20,
-            let date = LocalDate.parse(bytes, at: 0),
+            let date = DateText.parse(bytes, at: 0),
             bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             let hour = decimal(bytes, 11, 2), hour <= 23,
@@ -58,7 +59,7 @@ public enum Timestamp {
         default:
             return nil
         }
-        let seconds = date.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        let seconds = date.daysSince1970 * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
     }
 
@@ -69,7 +70,7 @@ public enum Timestamp {
         let totalSeconds = (totalMilliseconds - milliseconds) / 1000
         let secondOfDay = modulo(totalSeconds, 86_400)
         let days = (totalSeconds - secondOfDay) / 86_400
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let (year, month, day) = LocalDay(daysSince1970: days).components
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if milliseconds != 0 {
@@ -81,19 +82,5 @@ public enum Timestamp {
     private static func modulo(_ value: Int, _ divisor: Int) -> Int {
         let remainder = value % divisor
         return remainder < 0 ? remainder + divisor : remainder
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01; the inverse of ``LocalDate/daysSinceEpoch``.
-    static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
     }
 }

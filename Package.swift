@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "laurel-load",
             dependencies: [
-                "LaurelProtocol", "LaurelPostgres", "LaurelJSON",
+                "LaurelCore", "LaurelProtocol", "LaurelPostgres", "LaurelJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

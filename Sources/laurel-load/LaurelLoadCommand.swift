@@ -1,4 +1,5 @@
 import ArgumentParser
+import LaurelCore
 import Foundation
 import LaurelJSON
 import Logging

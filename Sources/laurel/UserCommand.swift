@@ -1,4 +1,5 @@
 import ArgumentParser
+import LaurelCore
 import LaurelPostgres
 
 /// `laurel user add NAME`: creates a user through the admin SQL API and prints its token.

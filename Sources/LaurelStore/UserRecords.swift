@@ -73,8 +73,12 @@ public protocol UserRecords {
     /// changes then.
     func startTrial() throws -> StoredPush?
 
+    /// The figures and the version of the engine's state, without the state itself.
     func progress() throws -> StoredProgress
-    func saveProgress(_ progress: StoredProgress) throws
+    /// The engine's state (JSON text), when there is one.
+    func progressState() throws -> String?
+    /// Saves figures and state; returns the state's new version.
+    func saveProgress(_ progress: StoredProgress) throws -> Int64
 
     /// Stores a push and returns its `seq`, the next of the user's sequence.
     func appendPush(kind: String, data: JSONObject) throws -> StoredPush
@@ -179,10 +183,16 @@ public struct StoredProgress: Sendable, Equatable {
     public var maxLevel: Int
     public var currentStreak: Int
     public var longestStreak: Int
-    /// The engine's running state, as JSON text.
+    /// The engine's running state, as JSON text (not filled by `progress()`).
     public var state: String?
+    /// Incremented with every save of the state.
+    public var stateVersion: Int64
 
-    public init(xp: Int = 0, level: Int = 1, maxLevel: Int = 1, currentStreak: Int = 0, longestStreak: Int = 0, state: String? = nil) {
+    public init(
+        xp: Int = 0, level: Int = 1, maxLevel: Int = 1, currentStreak: Int = 0, longestStreak: Int = 0, state: String? = nil,
+        stateVersion: Int64 = 0
+    ) {
+        self.stateVersion = stateVersion
         self.xp = xp
         self.level = level
         self.maxLevel = maxLevel

@@ -73,26 +73,32 @@ struct PostgresUserRecords: UserRecords {
 
     func progress() throws -> StoredProgress {
         let rows = try connection.query(
-            "SELECT xp, level, max_level, current_streak, longest_streak, state::text AS state FROM laurel.progress WHERE user_id = $1::bigint",
+            "SELECT xp, level, max_level, current_streak, longest_streak, state_version FROM laurel.progress WHERE user_id = $1::bigint",
             [userParameter])
         guard let row = rows.first else { return StoredProgress() }
         return StoredProgress(
             xp: try row.int("xp"), level: try row.int("level"), maxLevel: try row.int("max_level"),
             currentStreak: try row.int("current_streak"), longestStreak: try row.int("longest_streak"),
-            state: row["state"])
+            stateVersion: Int64(try row.int("state_version")))
     }
 
-    func saveProgress(_ progress: StoredProgress) throws {
-        try connection.execute(
+    func progressState() throws -> String? {
+        try connection.query("SELECT state::text AS state FROM laurel.progress WHERE user_id = $1::bigint", [userParameter]).first?["state"]
+    }
+
+    func saveProgress(_ progress: StoredProgress) throws -> Int64 {
+        Int64(try connection.query(
             """
-            INSERT INTO laurel.progress (user_id, xp, level, max_level, current_streak, longest_streak, state, updated_at)
-            VALUES ($1::bigint, $2::bigint, $3::integer, $4::integer, $5::integer, $6::integer, $7::jsonb, now())
+            INSERT INTO laurel.progress (user_id, xp, level, max_level, current_streak, longest_streak, state, state_version, updated_at)
+            VALUES ($1::bigint, $2::bigint, $3::integer, $4::integer, $5::integer, $6::integer, $7::json, 1, now())
             ON CONFLICT (user_id) DO UPDATE SET xp = EXCLUDED.xp, level = EXCLUDED.level, max_level = EXCLUDED.max_level,
                 current_streak = EXCLUDED.current_streak, longest_streak = EXCLUDED.longest_streak,
-                state = EXCLUDED.state, updated_at = now()
+                state = EXCLUDED.state, state_version = laurel.progress.state_version + 1, updated_at = now()
+            RETURNING state_version
             """,
             [userParameter, .int(progress.xp), .int(progress.level), .int(progress.maxLevel), .int(progress.currentStreak),
-             .int(progress.longestStreak), PostgresValue(progress.state)])
+             .int(progress.longestStreak), PostgresValue(progress.state)]
+        ).first.require().int("state_version"))
     }
 
     func appendPush(kind: String, data: JSONObject) throws -> StoredPush {

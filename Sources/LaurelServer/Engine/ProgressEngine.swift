@@ -9,6 +9,13 @@ import LaurelStore
 /// or a settings change reaching back before the last active day, recomputes it from the stored facts.
 struct ProgressEngine: Sendable {
     let catalog: Catalog
+    /// The user's state as this instance last saved it, if the engine is bound to a session.
+    var cache: EngineStateCache?
+
+    /// The same engine, keeping the user's state in `cache` between evaluations.
+    func caching(in cache: EngineStateCache) -> ProgressEngine {
+        ProgressEngine(catalog: catalog, cache: cache)
+    }
 
     /// What happened since the last evaluation. The new fact is already stored when the engine runs.
     enum Change: Sendable {
@@ -29,7 +36,7 @@ struct ProgressEngine: Sendable {
     func evaluate(_ change: Change, in records: any UserRecords, now: Date) throws -> Evaluation {
         let context = try EvaluationContext(records: records, now: now, catalog: catalog)
         let progress = try records.progress()
-        let saved = EngineState.decode(progress.state)
+        let saved = try savedState(progress, records: records)
         let accumulator = try currentAccumulator(saved: saved, change: change, context: context, records: records)
         let definitions = context.achievements.evaluated
         let entries = Dictionary(context.achievements.entries.map { ($0.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -57,9 +64,11 @@ struct ProgressEngine: Sendable {
         }
         if let last = pushes.last { try records.announcePushes(through: last.seq) }
 
-        try records.saveProgress(StoredProgress(
+        let state = EngineState(accumulator: accumulator, streak: streak)
+        let version = try records.saveProgress(StoredProgress(
             xp: outcome.xp, level: outcome.level, maxLevel: outcome.highestLevel, currentStreak: streak.current,
-            longestStreak: streak.longest, state: try EngineState(accumulator: accumulator, streak: streak).encoded()))
+            longestStreak: streak.longest, state: try state.encoded()))
+        cache?.keep(state, version: version)
         return Evaluation(unlocked: unlocked, xp: outcome.xp, level: outcome.level, streak: streak, pushes: pushes)
     }
 
@@ -68,7 +77,7 @@ struct ProgressEngine: Sendable {
         let context = try EvaluationContext(records: records, now: now, catalog: catalog)
         let progress = try records.progress()
         let accumulator: ProgressAccumulator
-        if let saved = EngineState.decode(progress.state), saved.accumulator.speedWindows.isSuperset(of: context.speedWindows) {
+        if let saved = try savedState(progress, records: records), saved.accumulator.speedWindows.isSuperset(of: context.speedWindows) {
             accumulator = saved.accumulator
         } else {
             accumulator = try rebuilt(records: records, context: context)
@@ -76,6 +85,12 @@ struct ProgressEngine: Sendable {
         return ProgressSnapshot(
             achievements: context.achievements, measures: accumulator.measures, streak: accumulator.streak(today: context.today, settings: context.history),
             unlocks: try records.unlocks(), xp: progress.xp, level: progress.level, highestLevel: progress.maxLevel)
+    }
+
+    /// The state saved with `progress`: from memory when this instance saved that version, else from the store.
+    private func savedState(_ progress: StoredProgress, records: any UserRecords) throws -> EngineState? {
+        if let kept = cache?.state(ifVersion: progress.stateVersion) { return kept }
+        return EngineState.decode(try records.progressState())
     }
 
     private func currentAccumulator(

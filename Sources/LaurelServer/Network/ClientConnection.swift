@@ -135,7 +135,7 @@ struct ClientConnection {
         }
         await outlet.finishReplay(missed)
         // Catalog additions and the days that passed are evaluated at the latest when the user authenticates.
-        let engine = services.engine
+        let engine = context.engine
         let caughtUp = try await context.write { records in try engine.evaluate(.catchUp, in: records, now: Date()) }
         await services.registry.deliver(caughtUp.pushes, to: user.id)
     }

@@ -34,7 +34,8 @@ struct RequestContext: Sendable {
 
     var store: any LaurelStore { services.store }
     var catalog: Catalog { services.catalog }
-    var engine: ProgressEngine { services.engine }
+    /// The engine, keeping the user's state in the session between evaluations.
+    var engine: ProgressEngine { services.engine.caching(in: session.stateCache) }
 
     /// Runs a writing unit of work in the user's turn and transaction.
     func write<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {

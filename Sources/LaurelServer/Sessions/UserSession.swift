@@ -7,6 +7,8 @@ import LaurelStore
 /// `await`); the store's per-user lock extends that to other instances.
 actor UserSession {
     nonisolated let user: AuthenticatedUser
+    /// The engine's state as this instance last saved it (see `EngineStateCache`).
+    nonisolated let stateCache = EngineStateCache()
     private var turnTaken = false
     private var waitingForTurn: [CheckedContinuation<Void, Never>] = []
     private var logAllowance: LogAllowance

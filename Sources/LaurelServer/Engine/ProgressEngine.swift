@@ -77,7 +77,7 @@ struct ProgressEngine: Sendable {
         let context = try EvaluationContext(records: records, now: now, catalog: catalog)
         let progress = try records.progress()
         let accumulator: ProgressAccumulator
-        if let saved = try savedState(progress, records: records), saved.accumulator.speedWindows.isSuperset(of: context.speedWindows) {
+        if let saved = try savedState(progress, records: records), saved.accumulator.speedWindows == context.speedWindows {
             accumulator = saved.accumulator
         } else {
             accumulator = try rebuilt(records: records, context: context)
@@ -96,7 +96,11 @@ struct ProgressEngine: Sendable {
     private func currentAccumulator(
         saved: EngineState?, change: Change, context: EvaluationContext, records: any UserRecords
     ) throws -> ProgressAccumulator {
-        guard var accumulator = saved?.accumulator else { return try rebuilt(records: records, context: context) }
+        guard var accumulator = saved?.accumulator,
+              // A window no active achievement needs any more stops getting its neighbours, so it would go stale;
+              // dropping it means starting over (rare: a template switched off or deleted).
+              accumulator.speedWindows.isSubset(of: context.speedWindows)
+        else { return try rebuilt(records: records, context: context) }
         switch change {
         case .factsRemoved:
             return try rebuilt(records: records, context: context)

@@ -29,7 +29,7 @@ struct UserAchievements: Sendable {
         for template in templates {
             let activity = activities[template.activityID]
             for definition in template.achievements(activityName: activity?.name ?? template.activityID) {
-                entries.append(Entry(definition: definition, template: template, unit: activity?.unit.rawValue ?? "reps"))
+                entries.append(Entry(definition: definition, template: template, unit: Self.unit(of: definition.rule, activities: activities)))
             }
         }
         self.entries = entries

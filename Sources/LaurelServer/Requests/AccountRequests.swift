@@ -74,6 +74,9 @@ enum AccountRequests {
         guard confirm == name else {
             throw ProtocolError.invalidArgument(field: "confirm", message: "confirm must be the user name, exactly")
         }
+        // This connection leaves the registry first, so the deletion's announcement (which closes the user's
+        // connections) cannot overtake the answer here: it gets its OK, then one BYE.
+        context.services.registry.detach(context.connection, from: context.user.id)
         try await context.write { records in try records.deleteAccount() }
         return RequestOutcome(nil, closeReason: "account_deleted")
     }

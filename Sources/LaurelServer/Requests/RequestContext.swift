@@ -29,6 +29,8 @@ final class ServerServices: Sendable {
 /// An authenticated request: who asks, the session that serialises the user's writes, and the services.
 struct RequestContext: Sendable {
     let user: AuthenticatedUser
+    /// The connection the request came on.
+    let connection: ConnectionID
     let session: UserSession
     let services: ServerServices
 

@@ -116,7 +116,7 @@ struct ClientConnection {
             (try? await store.read(user: user.id) { try $0.pushes(after: after, limit: 1000) }) ?? []
         }
         let session = services.registry.attach(outlet, to: user)
-        let context = RequestContext(user: user, connection: id, session: session, services: services)
+        let context = RequestContext(user: user, outlet: outlet, session: session, services: services)
         state.context = context
         channel.channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.Authenticated())
         let resumeAfter = auth.resumeAfter.map(Int64.init)

@@ -76,8 +76,14 @@ enum AccountRequests {
         }
         // This connection leaves the registry first, so the deletion's announcement (which closes the user's
         // connections) cannot overtake the answer here: it gets its OK, then one BYE.
-        context.services.registry.detach(context.connection, from: context.user.id)
-        try await context.write { records in try records.deleteAccount() }
+        let registry = context.services.registry
+        registry.detach(context.outlet.id, from: context.user.id)
+        do {
+            try await context.write { records in try records.deleteAccount() }
+        } catch {
+            _ = registry.attach(context.outlet, to: context.user)
+            throw error
+        }
         return RequestOutcome(nil, closeReason: "account_deleted")
     }
 

@@ -30,7 +30,7 @@ final class ServerServices: Sendable {
 struct RequestContext: Sendable {
     let user: AuthenticatedUser
     /// The connection the request came on.
-    let connection: ConnectionID
+    let outlet: ConnectionOutlet
     let session: UserSession
     let services: ServerServices
 

@@ -79,16 +79,7 @@ struct LoadConnection: Sendable {
                 return false
             }
             try await outbound.write(LogRequestLine.authentication(token: user.token))
-            while let frame = try await lines.next() {
-                guard case .line(let buffer) = frame else {
-                    tally.recordLineTooLong()
-                    continue
-                }
-                let line = ServerLine(buffer)
-                if line.isUntagged {
-                    tally.recordUntagged(line)
-                    continue
-                }
+            while let line = try await Self.nextTaggedLine(&lines, &tally) {
                 guard line.tag == LogRequestLine.authenticationTag else { continue }
                 if line.isOK {
                     tally.isAuthenticated = true
@@ -106,6 +97,24 @@ struct LoadConnection: Sendable {
         return false
     }
 
+    /// The next tagged line (a response), counting over-long lines and keeping untagged ones (pushes, BYE) in the
+    /// tally on the way; nil when the connection ends.
+    private static func nextTaggedLine(_ lines: inout Lines, _ tally: inout ConnectionTally) async throws -> ServerLine? {
+        while let frame = try await lines.next() {
+            guard case .line(let buffer) = frame else {
+                tally.recordLineTooLong()
+                continue
+            }
+            let line = ServerLine(buffer)
+            if line.isUntagged {
+                tally.recordUntagged(line)
+                continue
+            }
+            return line
+        }
+        return nil
+    }
+
     private var requests: LogRequestLine {
         LogRequestLine(activity: plan.activity, runID: plan.runID, connection: index)
     }
@@ -119,16 +128,7 @@ struct LoadConnection: Sendable {
                 finished = true
                 coordinator.loadFinished()
             }
-            while let frame = try await lines.next() {
-                guard case .line(let buffer) = frame else {
-                    tally.recordLineTooLong()
-                    continue
-                }
-                let line = ServerLine(buffer)
-                if line.isUntagged {
-                    tally.recordUntagged(line)
-                    continue
-                }
+            while let line = try await Self.nextTaggedLine(&lines, &tally) {
                 guard let sequence = line.logSequence, let request = driver.take(sequence: sequence) else {
                     tally.errors["unmatched_response", default: 0] += 1
                     continue
@@ -169,16 +169,7 @@ struct LoadConnection: Sendable {
                 if ledger.senderFinished() { coordinator.loadFinished() }
             }
             do {
-                while let frame = try await lines.next() {
-                    guard case .line(let buffer) = frame else {
-                        tally.recordLineTooLong()
-                        continue
-                    }
-                    let line = ServerLine(buffer)
-                    if line.isUntagged {
-                        tally.recordUntagged(line)
-                        continue
-                    }
+                while let line = try await Self.nextTaggedLine(&lines, &tally) {
                     guard let slot = line.logSequence else {
                         tally.errors["unmatched_response", default: 0] += 1
                         continue

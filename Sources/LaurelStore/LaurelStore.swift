@@ -53,7 +53,6 @@ public enum StoreError: Error, Sendable, Equatable {
 public enum StoreEvent: Sendable, Equatable {
     case tokensRevoked(UserID)
     case userDeleted(UserID)
-    case subscriptionChanged(UserID)
     /// The user has stored pushes up to `seq` (written by this or another instance).
     case pushesStored(UserID, seq: Int64)
 }

@@ -7,10 +7,6 @@ import LaurelJSON
 public protocol UserRecords {
     var user: UserID { get }
 
-    /// The time the transaction started, from the database clock.
-    func transactionTime() throws -> Date
-
-    func userName() throws -> String
     func currentSettings() throws -> UserSettings
     func appendSettings(_ settings: UserSettings) throws
     /// Every rest-day and vacation change, each from the local day it was made on.

@@ -30,7 +30,6 @@ public enum PostgresStoreEvents {
         switch name {
         case "tokens_revoked": return .tokensRevoked(user)
         case "user_deleted": return .userDeleted(user)
-        case "subscription_changed": return .subscriptionChanged(user)
         case "pushes_stored":
             guard case .int(let seq)? = object["seq"] else { return nil }
             return .pushesStored(user, seq: Int64(seq))

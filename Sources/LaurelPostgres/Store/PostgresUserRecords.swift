@@ -11,15 +11,6 @@ struct PostgresUserRecords: UserRecords {
 
     var userParameter: PostgresValue { .int(Int(user.rawValue)) }
 
-    func transactionTime() throws -> Date {
-        let row = try connection.query("SELECT \(PostgresTimestamp.column("now()", as: "now"))").first
-        return PostgresTimestamp.date(microseconds: try row.require().int("now"))
-    }
-
-    func userName() throws -> String {
-        try connection.query("SELECT name FROM laurel.users WHERE id = $1::bigint", [userParameter]).first.require().string("name")
-    }
-
     func currentSettings() throws -> UserSettings {
         let row = try connection.query(
             "SELECT time_zone, rest_day, vacation FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id DESC LIMIT 1",

@@ -147,7 +147,7 @@ struct EvaluationContext {
     let speedWindows: Set<SpeedWindow>
 
     init(records: any UserRecords, now: Date, catalog: Catalog) throws {
-        zone = TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt
+        zone = try records.timeZone()
         today = LocalDay(of: now, in: zone)
         history = try records.streakSettingsHistory()
         achievements = try UserAchievements(catalog: catalog, records: records)

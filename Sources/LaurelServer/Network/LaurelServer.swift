@@ -104,8 +104,6 @@ public final class LaurelServer: Service, Sendable {
                 await services.registry.closeConnections(of: user, reason: "token_revoked")
             case .userDeleted(let user):
                 await services.registry.closeConnections(of: user, reason: "account_deleted")
-            case .subscriptionChanged:
-                break
             case .pushesStored(let user, let seq):
                 await services.registry.catchUp(user, through: seq, store: services.store)
             }

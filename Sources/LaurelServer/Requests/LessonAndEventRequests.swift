@@ -23,7 +23,7 @@ enum LessonAndEventRequests {
             }
             try admission.admitNewFact()
             let at = requested ?? now
-            let day = LocalDay(of: at, in: TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt)
+            let day = LocalDay(of: at, in: try records.timeZone())
             let stored = StoredLesson(
                 id: id ?? UUID().uuidString.lowercased(), lessonID: lesson.id, category: lesson.category, at: at,
                 day: day.description, requestedAt: requested)
@@ -56,7 +56,7 @@ enum LessonAndEventRequests {
             }
             try admission.admitNewFact()
             let at = requested ?? now
-            let day = LocalDay(of: at, in: TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt)
+            let day = LocalDay(of: at, in: try records.timeZone())
             let stored = StoredEvent(id: id ?? UUID().uuidString.lowercased(), name: name, at: at, requestedAt: requested)
             try records.insertReportedEvent(stored)
             let evaluation = try engine.evaluate(.newEvent(ReportedEvent(name: name, at: at)), in: records, now: now)

@@ -32,7 +32,7 @@ enum LogRequests {
                 throw ProtocolError.notFound(field: "activity")
             }
             let at = draft.at ?? now
-            let local = LocalDateTime(of: at, in: TimeZone(identifier: try records.currentSettings().timeZone) ?? .gmt)
+            let local = LocalDateTime(of: at, in: try records.timeZone())
             let log = StoredLog(
                 id: draft.id ?? UUID().uuidString.lowercased(), activityID: activity.id, amount: draft.amount, at: at,
                 day: local.day.description, note: draft.note, requestedAt: draft.at, localHour: local.hour)

@@ -44,8 +44,6 @@ final class SessionRegistry: Sendable {
         entries.withLock { entries in entries[user].map { Array($0.outlets.values) } ?? [] }
     }
 
-    var connectedUsers: Int { entries.withLock { $0.count } }
-
     /// Sends stored pushes to every connection of the user on this instance, in `seq` order.
     func deliver(_ pushes: [StoredPush], to user: UserID) async {
         guard !pushes.isEmpty else { return }

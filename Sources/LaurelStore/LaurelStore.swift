@@ -18,6 +18,15 @@ public protocol LaurelStore: Sendable {
         user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
     ) async throws -> T
 
+    /// Stores a LOG evaluated in the user's session, unless the user's state has moved on from the version it
+    /// was evaluated at; commits of many users that arrive together share one transaction. Returns after the
+    /// commit. A commit that fails (the user deleted, the database unreachable) throws and stores nothing.
+    func commitLog(_ commit: LogCommit) async throws(StoreError) -> LogCommit.Outcome
+
+    /// Keeps the engine's state of the user at `version`, so that a later session need not rebuild it from the
+    /// facts; nothing happens when the user's state has moved on since.
+    func saveProgressState(user: UserID, state: String, version: Int64) async throws(StoreError)
+
     /// Makes sure the catalog's built-in activities exist, so logs can refer to them, and records the catalog's
     /// achievements for the operators' statistics.
     func installCatalog(_ catalog: Catalog) async throws(StoreError)

@@ -69,12 +69,14 @@ public protocol UserRecords {
     /// changes then.
     func startTrial() throws -> StoredPush?
 
-    /// The figures and the version of the engine's state, without the state itself.
+    /// The version of everything the user's evaluation reads; a writing unit of work has moved it on already.
+    func stateVersion() throws -> Int64
+    /// The figures, and the state version the stored engine state belongs to, without the state itself.
     func progress() throws -> StoredProgress
     /// The engine's state (JSON text), when there is one.
     func progressState() throws -> String?
-    /// Saves figures and state; returns the state's new version.
-    func saveProgress(_ progress: StoredProgress) throws -> Int64
+    /// Saves the figures, and the engine state when `progress.state` is set (as the state at `stateVersion()`).
+    func saveProgress(_ progress: StoredProgress) throws
 
     /// Stores a push and returns its `seq`, the next of the user's sequence.
     func appendPush(kind: String, data: JSONObject) throws -> StoredPush
@@ -179,15 +181,18 @@ public struct StoredProgress: Sendable, Equatable {
     public var maxLevel: Int
     public var currentStreak: Int
     public var longestStreak: Int
+    /// The streak as the user last saw it (a STREAK push tells what changed since); nil before the first save.
+    public var shownStreak: StreakState?
     /// The engine's running state, as JSON text (not filled by `progress()`).
     public var state: String?
-    /// Incremented with every save of the state.
+    /// The user's state version `state` belongs to (the stored state is used only while it is the user's).
     public var stateVersion: Int64
 
     public init(
-        xp: Int = 0, level: Int = 1, maxLevel: Int = 1, currentStreak: Int = 0, longestStreak: Int = 0, state: String? = nil,
-        stateVersion: Int64 = 0
+        xp: Int = 0, level: Int = 1, maxLevel: Int = 1, currentStreak: Int = 0, longestStreak: Int = 0,
+        shownStreak: StreakState? = nil, state: String? = nil, stateVersion: Int64 = 0
     ) {
+        self.shownStreak = shownStreak
         self.stateVersion = stateVersion
         self.xp = xp
         self.level = level

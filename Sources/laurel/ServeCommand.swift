@@ -18,6 +18,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port of the HTTP /metrics and /health endpoints, 0 to turn them off (env LAUREL_METRICS_PORT; default 7421).") var metricsPort: Int?
     @Option(help: "Most connections at once (env LAUREL_MAX_CONNECTIONS; default 10000).") var maxConnections: Int?
     @Option(help: "Database connections in the pool (env LAUREL_DB_POOL_SIZE; default 16).") var dbPoolSize: Int?
+    @Option(help: "Most LOGs of different users stored in one transaction (group commit) (env LAUREL_COMMIT_BATCH; default 256).")
+    var commitBatch: Int?
+    @Option(help: "Most group commits in flight at once, each on a pool connection (env LAUREL_COMMIT_FLUSHERS; default 2).")
+    var commitFlushers: Int?
     @Option(help: "Time a client has to AUTH (env LAUREL_AUTH_TIMEOUT; default 10s).") var authTimeout: String?
     @Option(help: "Time after which an idle connection is closed (env LAUREL_IDLE_TIMEOUT; default 300s).") var idleTimeout: String?
     @Option(help: "Longest request line in bytes (env LAUREL_MAX_LINE; default 65536).") var maxLine: Int?
@@ -50,7 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
         let pool = PostgresPool(configuration: postgres, size: max(1, poolSize), logger: logger)
         do {
             if !noMigrate { try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped()) }
-            let store = PostgresStore(pool: pool)
+            let store = PostgresStore(
+                pool: pool, maxLogBatch: max(1, try Setting.integer(commitBatch, env: "LAUREL_COMMIT_BATCH", default: 256)),
+                logFlushers: max(1, try Setting.integer(commitFlushers, env: "LAUREL_COMMIT_FLUSHERS", default: 2)))
             try await store.installCatalog(loadedCatalog)
             if demoUser ?? (embedded != nil) {
                 let token = try await DemoUser.token(pool: pool)

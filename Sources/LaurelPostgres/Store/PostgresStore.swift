@@ -6,9 +6,15 @@ import Logging
 /// own thread. Writers take the user's row lock first, which serialises a user's evaluation across instances.
 public final class PostgresStore: LaurelStore {
     let pool: PostgresPool
+    let logCommits: GroupCommit<LogCommit, Result<LogCommit.Outcome, StoreError>>
 
-    public init(pool: PostgresPool) {
+    /// - Parameters:
+    ///   - pool: the connections every unit of work runs on.
+    ///   - maxLogBatch: the most LOGs of different users stored in one transaction.
+    ///   - logFlushers: the most such batches in flight at once.
+    public init(pool: PostgresPool, maxLogBatch: Int = 256, logFlushers: Int = 2) {
         self.pool = pool
+        self.logCommits = GroupCommit(pool: pool, maxBatch: maxLogBatch, maxFlushers: logFlushers, flush: Self.storeLogs)
     }
 
     public func authenticate(token: String) async throws(StoreError) -> AuthenticatedUser? {
@@ -34,8 +40,10 @@ public final class PostgresStore: LaurelStore {
     ) async throws -> T {
         do {
             return try await pool.transaction { connection in
-                try connection.execute("SET TRANSACTION READ ONLY")
-                return try body(PostgresUserRecords(connection: connection, user: user))
+                // One snapshot for the whole unit of work, so what it reads (the state version with the facts it
+                // numbers) belongs together.
+                try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                return try body(PostgresUserRecords(connection: connection, user: user, lockedVersion: nil))
             }
         } catch let error as PostgresError {
             throw StoreError(error)
@@ -47,9 +55,14 @@ public final class PostgresStore: LaurelStore {
     ) async throws -> T {
         do {
             return try await pool.transaction { connection in
-                let locked = try connection.query("SELECT 1 FROM laurel.users WHERE id = $1::bigint FOR UPDATE", [.int(Int(user.rawValue))])
-                guard locked.count == 1 else { throw StoreError.unknownUser }
-                return try body(PostgresUserRecords(connection: connection, user: user))
+                // Takes the user's row lock and moves the state version on: whatever this unit of work changes,
+                // a session that evaluated against the previous version must not store over it.
+                let locked = try connection.query(
+                    "UPDATE laurel.users SET state_version = state_version + 1 WHERE id = $1::bigint RETURNING state_version",
+                    [.int(Int(user.rawValue))])
+                guard let row = locked.first else { throw StoreError.unknownUser }
+                let version = Int64(try row.int("state_version"))
+                return try body(PostgresUserRecords(connection: connection, user: user, lockedVersion: version))
             }
         } catch let error as PostgresError {
             throw StoreError(error)

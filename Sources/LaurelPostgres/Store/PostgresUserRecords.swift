@@ -8,6 +8,8 @@ import LaurelStore
 struct PostgresUserRecords: UserRecords {
     let connection: PostgresConnection
     let user: UserID
+    /// In a writing unit of work, the state version it moved the user to when it took the lock.
+    let lockedVersion: Int64?
 
     var userParameter: PostgresValue { .int(Int(user.rawValue)) }
 
@@ -64,32 +66,47 @@ struct PostgresUserRecords: UserRecords {
 
     func progress() throws -> StoredProgress {
         let rows = try connection.query(
-            "SELECT xp, level, max_level, current_streak, longest_streak, state_version FROM laurel.progress WHERE user_id = $1::bigint",
+            """
+            SELECT xp, level, max_level, current_streak, longest_streak, shown_streak::text AS shown_streak, state_version
+              FROM laurel.progress WHERE user_id = $1::bigint
+            """,
             [userParameter])
-        guard let row = rows.first else { return StoredProgress() }
+        guard let row = rows.first else { return StoredProgress(stateVersion: -1) }
         return StoredProgress(
             xp: try row.int("xp"), level: try row.int("level"), maxLevel: try row.int("max_level"),
             currentStreak: try row.int("current_streak"), longestStreak: try row.int("longest_streak"),
+            shownStreak: try row["shown_streak"].flatMap { ShownStreakJSON.streak(from: try JSONParser.parse($0)) },
             stateVersion: Int64(try row.int("state_version")))
+    }
+
+    func stateVersion() throws -> Int64 {
+        if let lockedVersion { return lockedVersion }
+        return Int64(try connection.query("SELECT state_version FROM laurel.users WHERE id = $1::bigint", [userParameter]).first.require().int("state_version"))
     }
 
     func progressState() throws -> String? {
         try connection.query("SELECT state::text AS state FROM laurel.progress WHERE user_id = $1::bigint", [userParameter]).first?["state"]
     }
 
-    func saveProgress(_ progress: StoredProgress) throws -> Int64 {
-        Int64(try connection.query(
+    func saveProgress(_ progress: StoredProgress) throws {
+        // The state, when given, is the one at the user's current version; without one the stored state stays
+        // as it is (and, being older than the version, unused).
+        try connection.execute(
             """
-            INSERT INTO laurel.progress (user_id, xp, level, max_level, current_streak, longest_streak, state, state_version, updated_at)
-            VALUES ($1::bigint, $2::bigint, $3::integer, $4::integer, $5::integer, $6::integer, $7::json, 1, now())
+            INSERT INTO laurel.progress
+                   (user_id, xp, level, max_level, current_streak, longest_streak, state, state_version, shown_streak, updated_at)
+            VALUES ($1::bigint, $2::bigint, $3::integer, $4::integer, $5::integer, $6::integer, $7::json,
+                    CASE WHEN $7::json IS NULL THEN -1 ELSE $8::bigint END, $9::json, now())
             ON CONFLICT (user_id) DO UPDATE SET xp = EXCLUDED.xp, level = EXCLUDED.level, max_level = EXCLUDED.max_level,
                 current_streak = EXCLUDED.current_streak, longest_streak = EXCLUDED.longest_streak,
-                state = EXCLUDED.state, state_version = laurel.progress.state_version + 1, updated_at = now()
-            RETURNING state_version
+                shown_streak = coalesce(EXCLUDED.shown_streak, laurel.progress.shown_streak),
+                state = coalesce(EXCLUDED.state, laurel.progress.state),
+                state_version = CASE WHEN EXCLUDED.state IS NULL THEN laurel.progress.state_version ELSE EXCLUDED.state_version END,
+                updated_at = now()
             """,
             [userParameter, .int(progress.xp), .int(progress.level), .int(progress.maxLevel), .int(progress.currentStreak),
-             .int(progress.longestStreak), PostgresValue(progress.state)]
-        ).first.require().int("state_version"))
+             .int(progress.longestStreak), PostgresValue(progress.state), .int(Int(try stateVersion())),
+             PostgresValue(progress.shownStreak.map { ShownStreakJSON.json($0).serialized() })])
     }
 
     func appendPush(kind: String, data: JSONObject) throws -> StoredPush {

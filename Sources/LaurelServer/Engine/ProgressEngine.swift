@@ -33,43 +33,30 @@ struct ProgressEngine: Sendable {
         }
     }
 
+    /// Evaluates `change` inside a writing unit of work and stores what follows (unlocks, pushes, figures and
+    /// the engine state).
     func evaluate(_ change: Change, in records: any UserRecords, now: Date) throws -> Evaluation {
         let context = try EvaluationContext(records: records, now: now, catalog: catalog)
         let progress = try records.progress()
-        let saved = try savedState(progress, records: records)
+        // The unit of work moved the version on when it took the lock; the state to start from is the previous.
+        let version = try records.stateVersion()
+        let saved = try savedState(at: version - 1, progress, records: records)
         let accumulator = try currentAccumulator(saved: saved, change: change, context: context, records: records)
-        let definitions = context.achievements.evaluated
-        let entries = Dictionary(context.achievements.entries.map { ($0.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let decision = ProgressDecision.decide(
+            accumulator: accumulator, shownStreak: progress.shownStreak ?? saved?.streak ?? StreakState(), context: context,
+            alreadyUnlocked: Set(try records.unlocks().keys), highestLevelReached: progress.maxLevel,
+            removesFacts: change.removesFacts, now: now)
 
-        let streak = accumulator.streak(today: context.today, settings: context.history)
-        let unlocks = try records.unlocks()
-        let outcome = AchievementEvaluator.evaluate(
-            definitions: definitions, measures: accumulator.measures, alreadyUnlocked: Set(unlocks.keys),
-            highestLevelReached: progress.maxLevel)
-
-        var unlocked: [JSONObject] = []
-        var pushes: [StoredPush] = []
-        for definition in outcome.newlyUnlocked where try records.insertUnlock(achievementID: definition.id, at: now) {
-            guard let entry = entries[definition.id] else { continue }
-            let view = AchievementView(entry: entry, measures: accumulator.measures, level: outcome.highestLevel, unlockedAt: now)
-            unlocked.append(view.json)
-            pushes.append(try records.appendPush(kind: "UNLOCK", data: view.json))
+        for unlock in decision.unlocks where !(try records.insertUnlock(achievementID: unlock.id, at: now)) {
+            throw StoreError.failed("achievement \(unlock.id) was unlocked under the user's lock by someone else")
         }
-        if outcome.reachedNewLevel {
-            pushes.append(try records.appendPush(kind: "LEVEL", data: ["level": .int(outcome.level), "xp": .int(outcome.xp)]))
-        }
-        // A deleted log can shorten the streak, but that is a correction, not news (no `broken` for it).
-        if !change.removesFacts, let event = StreakEvent.worthShowing(before: saved?.streak ?? StreakState(), after: streak) {
-            pushes.append(try records.appendPush(kind: "STREAK", data: ["event": .string(event.rawValue), "streak": StreakRendering.json(streak)]))
-        }
+        let pushes = try decision.pushes.map { try records.appendPush(kind: $0.kind.rawValue, data: $0.data) }
         if let last = pushes.last { try records.announcePushes(through: last.seq) }
-
-        let state = EngineState(accumulator: accumulator, streak: streak)
-        let version = try records.saveProgress(StoredProgress(
-            xp: outcome.xp, level: outcome.level, maxLevel: outcome.highestLevel, currentStreak: streak.current,
-            longestStreak: streak.longest, state: try state.encoded()))
-        cache?.keep(state, version: version)
-        return Evaluation(unlocked: unlocked, xp: outcome.xp, level: outcome.level, streak: streak, pushes: pushes)
+        var figures = decision.figures
+        figures.state = try decision.state.encoded()
+        try records.saveProgress(figures)
+        cache?.keep(decision.state, version: version)
+        return decision.evaluation(pushes: pushes)
     }
 
     /// The user's figures now, for reading requests (nothing is stored).
@@ -77,7 +64,8 @@ struct ProgressEngine: Sendable {
         let context = try EvaluationContext(records: records, now: now, catalog: catalog)
         let progress = try records.progress()
         let accumulator: ProgressAccumulator
-        if let saved = try savedState(progress, records: records), saved.accumulator.speedWindows == context.speedWindows {
+        if let saved = try savedState(at: try records.stateVersion(), progress, records: records),
+           saved.accumulator.speedWindows == context.speedWindows {
             accumulator = saved.accumulator
         } else {
             accumulator = try rebuilt(records: records, context: context)
@@ -87,13 +75,15 @@ struct ProgressEngine: Sendable {
             unlocks: try records.unlocks(), xp: progress.xp, level: progress.level, highestLevel: progress.maxLevel)
     }
 
-    /// The state saved with `progress`: from memory when this instance saved that version, else from the store.
-    private func savedState(_ progress: StoredProgress, records: any UserRecords) throws -> EngineState? {
-        if let kept = cache?.state(ifVersion: progress.stateVersion) { return kept }
+    /// The engine state at the user's state `version`: from memory when this instance holds that version, else
+    /// the stored one when it was saved at that version; nil when it must be rebuilt from the facts.
+    func savedState(at version: Int64, _ progress: StoredProgress, records: any UserRecords) throws -> EngineState? {
+        if let kept = cache?.state(ifVersion: version) { return kept }
+        guard progress.stateVersion == version else { return nil }
         return EngineState.decode(try records.progressState())
     }
 
-    private func currentAccumulator(
+    func currentAccumulator(
         saved: EngineState?, change: Change, context: EvaluationContext, records: any UserRecords
     ) throws -> ProgressAccumulator {
         guard var accumulator = saved?.accumulator,

@@ -15,6 +15,7 @@ struct UserAchievements: Sendable {
     }
 
     let entries: [Entry]
+    private let positions: [String: Int]
 
     init(catalog: Catalog, records: any UserRecords) throws {
         let templates = try records.templates()
@@ -33,6 +34,11 @@ struct UserAchievements: Sendable {
             }
         }
         self.entries = entries
+        self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func entry(id: String) -> Entry? {
+        positions[id].map { entries[$0] }
     }
 
     /// The definitions to evaluate, in unlock order.

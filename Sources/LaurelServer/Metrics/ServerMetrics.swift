@@ -8,6 +8,10 @@ public final class ServerMetrics: Sendable {
     let connectionsRefused = Atomic<Int>(0)
     let unlocks = Atomic<Int>(0)
     let pushesDelivered = Atomic<Int>(0)
+    /// New logs stored from the session's state in one statement (group-committed), and those that took the
+    /// transactional path (a stale state, a speed window, a retry or a refusal).
+    let logsFromSession = Atomic<Int>(0)
+    let logsInTransaction = Atomic<Int>(0)
     private let requests = Mutex<[String: Int]>([:])
     private let errors = Mutex<[String: Int]>([:])
 
@@ -15,6 +19,14 @@ public final class ServerMetrics: Sendable {
 
     func countRequest(verb: String) {
         requests.withLock { $0[verb, default: 0] += 1 }
+    }
+
+    func countLogStored(fromSession: Bool) {
+        if fromSession {
+            logsFromSession.wrappingAdd(1, ordering: .relaxed)
+        } else {
+            logsInTransaction.wrappingAdd(1, ordering: .relaxed)
+        }
     }
 
     func countError(code: String) {
@@ -35,6 +47,10 @@ public final class ServerMetrics: Sendable {
               connectionsRefused.load(ordering: .relaxed), type: "counter")
         gauge("laurel_unlocks_total", "Achievements unlocked by this instance.", unlocks.load(ordering: .relaxed), type: "counter")
         gauge("laurel_pushes_delivered_total", "Stored pushes written to client connections.", pushesDelivered.load(ordering: .relaxed), type: "counter")
+        lines.append("# HELP laurel_logs_stored_total New logs stored, by path (session: one group-committed statement).")
+        lines.append("# TYPE laurel_logs_stored_total counter")
+        lines.append("laurel_logs_stored_total{path=\"session\"} \(logsFromSession.load(ordering: .relaxed))")
+        lines.append("laurel_logs_stored_total{path=\"transaction\"} \(logsInTransaction.load(ordering: .relaxed))")
         lines.append("# HELP laurel_requests_total Requests answered, by verb.")
         lines.append("# TYPE laurel_requests_total counter")
         for (verb, count) in requests.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {

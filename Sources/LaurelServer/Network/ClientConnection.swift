@@ -27,7 +27,12 @@ struct ClientConnection {
             try await channel.executeThenClose { inbound, outbound in
                 let outlet = ConnectionOutlet(id: id, writer: outbound, channel: channel.channel)
                 defer {
-                    if let user = state.context?.user.id { services.registry.detach(id, from: user) }
+                    if let user = state.context?.user.id, let ended = services.registry.detach(id, from: user) {
+                        // The engine state is not written with every LOG: keep it now, so that the user's next
+                        // session starts from it instead of rebuilding it from the facts.
+                        let store = services.store
+                        Task { await ended.stateCache.checkpoint(user: user, in: store) }
+                    }
                 }
                 await outlet.write(OutboundLine.push(kind: "HELLO", Self.hello))
                 for try await frame in inbound {

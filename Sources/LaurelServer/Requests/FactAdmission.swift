@@ -17,6 +17,9 @@ struct FactAdmission: Sendable {
         rateWait = await session.spendLogAllowance()
     }
 
+    /// Whether a new fact would be admitted (no refusal to give).
+    var admitsNewFact: Bool { timeProblem == nil && rateWait == nil }
+
     /// Throws the refusal for a new fact, if there is one. Call it after finding that the id is new.
     func admitNewFact() throws {
         if let timeProblem { throw LogRequests.error(for: timeProblem) }

@@ -15,12 +15,68 @@ enum LogRequests {
         var note: String?
     }
 
+    /// A LOG. The common case (a new log of a known activity, the user's state held by the session) is evaluated
+    /// in memory and stored as one `LogCommit`, batched with other users' LOGs; everything else (a retry, a
+    /// refusal, a speed window, a writer elsewhere in between) takes the transactional path under the user's lock.
     static func log(_ draft: Draft, in context: RequestContext) async throws -> RequestOutcome {
         let now = Date()
         let admission = await FactAdmission(at: draft.at, now: now, in: context)
+        let (response, pushes) = try await admission.run {
+            try await context.session.inTurn { () -> ((JSONValue, [StoredPush]), storedNew: Bool) in
+                let metrics = context.services.metrics
+                if admission.admitsNewFact, let committed = try await logFromSession(draft, now: now, in: context) {
+                    metrics.countLogStored(fromSession: true)
+                    return (committed, true)
+                }
+                let answer = try await logInTransaction(draft, admission: admission, now: now, in: context)
+                if answer.storedNew { metrics.countLogStored(fromSession: false) }
+                return answer
+            }
+        }
+        return RequestOutcome(response, pushes: pushes)
+    }
+
+    /// Evaluates the LOG against the session's state and commits it; nil when it has to take the transactional
+    /// path instead (nothing was stored then).
+    private static func logFromSession(_ draft: Draft, now: Date, in context: RequestContext) async throws -> (JSONValue, [StoredPush])? {
+        let cache = context.session.stateCache
+        var progress: SessionProgress
+        if let held = cache.progress {
+            progress = held
+        } else {
+            let engine = context.engine
+            progress = try await context.read { records in try SessionProgress(records: records, engine: engine, now: now) }
+            cache.keep(progress)
+        }
+        guard let activity = progress.liveActivity(draft.activity, catalog: context.catalog),
+              progress.canRecordLog(of: activity.id) else { return nil }
+        var (log, fact) = newLog(draft, activity: activity, zone: progress.context.zone, now: now)
+        let decision = progress.decide(recording: fact, now: now)
+        let answer = FactAnswer.json(fact: LogRendering.json(log), evaluation: decision.evaluation(pushes: []))
+        log.response = answer
+        let commit = LogCommit(
+            user: context.user.id, expectedVersion: progress.version, log: log, unlocks: decision.unlocks.map(\.id),
+            unlockedAt: now, pushes: decision.pushes, figures: decision.figures)
+        switch try await context.store.commitLog(commit) {
+        case .committed(let version, let pushes):
+            progress.apply(decision, version: version, now: now)
+            cache.keep(progress)
+            return (answer, pushes)
+        case .stale:
+            cache.demote()
+            return nil
+        case .duplicate:
+            return nil
+        }
+    }
+
+    /// The LOG in one transaction under the user's lock: retries are recognised here, before any refusal.
+    private static func logInTransaction(
+        _ draft: Draft, admission: FactAdmission, now: Date, in context: RequestContext
+    ) async throws -> ((JSONValue, [StoredPush]), storedNew: Bool) {
         let catalog = context.catalog
         let engine = context.engine
-        let (response, pushes) = try await admission.run { try await context.write { records -> ((JSONValue, [StoredPush]), storedNew: Bool) in
+        return try await context.writeInTurn { records -> ((JSONValue, [StoredPush]), storedNew: Bool) in
             if let id = draft.id, let existing = try records.log(id: id) {
                 guard try sameContent(existing, draft, catalog: catalog, records: records) else {
                     throw ProtocolError.conflict("log id \"\(id)\" was used for a different log")
@@ -31,19 +87,25 @@ enum LogRequests {
             guard let activity = try ActivityLookup.live(draft.activity, catalog: catalog, in: records) else {
                 throw ProtocolError.notFound(field: "activity")
             }
-            let at = draft.at ?? now
-            let local = LocalDateTime(of: at, in: try records.timeZone())
-            let log = StoredLog(
-                id: draft.id ?? UUID().uuidString.lowercased(), activityID: activity.id, amount: draft.amount, at: at,
-                day: local.day.description, note: draft.note, requestedAt: draft.at, localHour: local.hour)
+            let (log, fact) = newLog(draft, activity: activity, zone: try records.timeZone(), now: now)
+            // Stored first: a rebuild or a speed window inside the evaluation counts it among the facts.
             try records.insertLog(log)
-            let fact = LoggedFact(id: log.id, activity: activity.id, amount: log.amount, at: at, day: local.day, localHour: local.hour)
             let evaluation = try engine.evaluate(.newLog(fact), in: records, now: now)
             let answer = FactAnswer.json(fact: LogRendering.json(log), evaluation: evaluation)
             try records.setLogResponse(id: log.id, response: answer)
             return ((answer, evaluation.pushes), true)
-        } }
-        return RequestOutcome(response, pushes: pushes)
+        }
+    }
+
+    /// The new log as stored: its day and local hour in the user's zone now, an id chosen when none was sent.
+    private static func newLog(_ draft: Draft, activity: Activity, zone: TimeZone, now: Date) -> (StoredLog, LoggedFact) {
+        let at = draft.at ?? now
+        let local = LocalDateTime(of: at, in: zone)
+        let id = draft.id ?? UUID().uuidString.lowercased()
+        let log = StoredLog(
+            id: id, activityID: activity.id, amount: draft.amount, at: at, day: local.day.description, note: draft.note,
+            requestedAt: draft.at, localHour: local.hour)
+        return (log, LoggedFact(id: id, activity: activity.id, amount: draft.amount, at: at, day: local.day, localHour: local.hour))
     }
 
     static func delete(id: String, in context: RequestContext) async throws -> RequestOutcome {

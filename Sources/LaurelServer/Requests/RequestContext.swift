@@ -41,9 +41,23 @@ struct RequestContext: Sendable {
 
     /// Runs a writing unit of work in the user's turn and transaction.
     func write<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
-        let store = services.store
-        let user = user.id
-        return try await session.inTurn { try await store.write(user: user, body) }
+        try await session.inTurn { try await writeInTurn(body) }
+    }
+
+    /// Runs a writing unit of work in its own transaction; the caller holds the user's turn.
+    func writeInTurn<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
+        let cache = session.stateCache
+        do {
+            let value = try await services.store.write(user: user.id, body)
+            // The transaction moved the user's state version on: what the session holds beyond the engine state
+            // that transaction kept is to be read again.
+            cache.demote()
+            return value
+        } catch {
+            // Whatever the transaction kept in memory may not have been committed.
+            cache.forget()
+            throw error
+        }
     }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {

@@ -33,10 +33,14 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    func detach(_ connection: ConnectionID, from user: UserID) {
+    /// Removes a connection; returns the session when it was the user's last connection here (the session ends).
+    @discardableResult
+    func detach(_ connection: ConnectionID, from user: UserID) -> UserSession? {
         entries.withLock { entries in
             entries[user]?.outlets[connection] = nil
-            if entries[user]?.outlets.isEmpty == true { entries[user] = nil }
+            guard let entry = entries[user], entry.outlets.isEmpty else { return nil }
+            entries[user] = nil
+            return entry.session
         }
     }
 

@@ -66,9 +66,10 @@ enum TestServer {
             logger: logger)
         listener.start()
         let port = AsyncStream<Int>.makeStream()
+        let metrics = ServerMetrics()
         let server = LaurelServer(
             configuration: configuration, store: store, catalog: loaded,
-            storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), logger: logger,
+            storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), metrics: metrics, logger: logger,
             onListening: { address in port.continuation.yield(address.port ?? 0) })
         let watcher = SubscriptionExpiryWatcher(store: store, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [.init(service: server), .init(service: watcher)], logger: logger))
@@ -83,7 +84,7 @@ enum TestServer {
             let outcome: Result<T, any Error>
             do {
                 try await waitUntilListening(applicationName: listenerName)
-                outcome = .success(try await body(RunningTestServer(port: bound, group: group)))
+                outcome = .success(try await body(RunningTestServer(port: bound, group: group, metrics: metrics)))
             } catch {
                 outcome = .failure(error)
             }
@@ -113,6 +114,13 @@ enum TestServer {
 struct RunningTestServer: Sendable {
     let port: Int
     fileprivate let group: ServiceGroup
+    let metrics: ServerMetrics
+
+    /// A counter of the server's `/metrics` text, by its full name with labels (0 when absent).
+    func counter(_ name: String) -> Int {
+        let line = metrics.exposition().split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+    }
 
     /// Starts the graceful shutdown (as SIGTERM would) and returns at once; the server finishes on its own.
     func beginShutdown() async {

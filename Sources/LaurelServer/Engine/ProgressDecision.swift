@@ -1,0 +1,77 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelStore
+
+/// What the engine decides for one change, before anything is stored: the running state after it, the
+/// achievements unlocked now, the figures, and the pushes that tell about it. Deciding is pure (old state and
+/// change in, this out); storing it is the caller's business, in a transaction or as one `LogCommit`.
+struct ProgressDecision: Sendable {
+    /// An achievement unlocked by the change, with its ACHIEVEMENT object.
+    struct Unlock: Sendable {
+        var id: String
+        var view: JSONObject
+    }
+
+    var state: EngineState
+    var unlocks: [Unlock]
+    var xp: Int
+    var level: Int
+    var highestLevel: Int
+    /// In the order they are stored: UNLOCKs, then LEVEL, then STREAK.
+    var pushes: [PushDraft]
+
+    var streak: StreakState { state.streak }
+
+    /// The figures kept in the store (without the engine state).
+    var figures: StoredProgress {
+        StoredProgress(
+            xp: xp, level: level, maxLevel: highestLevel, currentStreak: streak.current, longestStreak: streak.longest,
+            shownStreak: streak)
+    }
+
+    /// What the request answers and delivers, once the pushes are stored.
+    func evaluation(pushes stored: [StoredPush]) -> Evaluation {
+        Evaluation(unlocked: unlocks.map(\.view), xp: xp, level: level, streak: streak, pushes: stored)
+    }
+
+    /// Decides what follows from `accumulator`, which already holds the change.
+    /// - Parameters:
+    ///   - accumulator: the running state with the change applied.
+    ///   - shownStreak: the streak the user last saw (a STREAK push tells what changed since).
+    ///   - context: the user's zone, settings history and achievements.
+    ///   - alreadyUnlocked: every achievement the user unlocked before.
+    ///   - highestLevelReached: the highest level reached before.
+    ///   - removesFacts: the change deleted facts (a shorter streak is then a correction, not news).
+    ///   - now: when the change is evaluated.
+    static func decide(
+        accumulator: ProgressAccumulator, shownStreak: StreakState, context: EvaluationContext, alreadyUnlocked: Set<String>,
+        highestLevelReached: Int, removesFacts: Bool, now: Date
+    ) -> ProgressDecision {
+        let today = LocalDay(of: now, in: context.zone)
+        let streak = accumulator.streak(today: today, settings: context.history)
+        let measures = accumulator.measures
+        let outcome = AchievementEvaluator.evaluate(
+            definitions: context.achievements.evaluated, measures: measures, alreadyUnlocked: alreadyUnlocked,
+            highestLevelReached: highestLevelReached)
+
+        var unlocks: [Unlock] = []
+        var pushes: [PushDraft] = []
+        for definition in outcome.newlyUnlocked {
+            guard let entry = context.achievements.entry(id: definition.id) else { continue }
+            let view = AchievementView(entry: entry, measures: measures, level: outcome.highestLevel, unlockedAt: now).json
+            unlocks.append(Unlock(id: definition.id, view: view))
+            pushes.append(PushDraft(kind: .unlock, data: view))
+        }
+        if outcome.reachedNewLevel {
+            pushes.append(PushDraft(kind: .level, data: ["level": .int(outcome.level), "xp": .int(outcome.xp)]))
+        }
+        // A deleted log can shorten the streak, but that is a correction, not news (no `broken` for it).
+        if !removesFacts, let event = StreakEvent.worthShowing(before: shownStreak, after: streak) {
+            pushes.append(PushDraft(kind: .streak, data: ["event": .string(event.rawValue), "streak": StreakRendering.json(streak)]))
+        }
+        return ProgressDecision(
+            state: EngineState(accumulator: accumulator, streak: streak), unlocks: unlocks, xp: outcome.xp, level: outcome.level,
+            highestLevel: outcome.highestLevel, pushes: pushes)
+    }
+}

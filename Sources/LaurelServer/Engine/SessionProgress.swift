@@ -1,0 +1,77 @@
+import Foundation
+import LaurelCore
+import LaurelStore
+
+/// Everything the engine reads about one user, held by the user's session so that a LOG is evaluated without
+/// reading anything: the zone, settings history and achievements, the custom activities, the unlocks, the
+/// figures and the running state, all as of the user's state `version`. A LOG evaluated against it is stored
+/// only if the version is still the user's (`LogCommit`); any other writer moves the version on, and the
+/// session then loads this afresh.
+struct SessionProgress: Sendable {
+    var version: Int64
+    /// The version of the engine state in the store (it is not written with every LOG).
+    var savedVersion: Int64
+    var context: EvaluationContext
+    /// The user's custom activities, deleted ones included.
+    var customActivities: [Activity]
+    var unlocks: [String: Date]
+    var state: EngineState
+    /// The streak as the user last saw it.
+    var shownStreak: StreakState
+    var xp: Int
+    var level: Int
+    var highestLevel: Int
+
+    /// Reads it in one snapshot; the engine state comes from memory or the store when it is at the user's
+    /// version, else it is rebuilt from the facts.
+    init(records: any UserRecords, engine: ProgressEngine, now: Date) throws {
+        version = try records.stateVersion()
+        context = try EvaluationContext(records: records, now: now, catalog: engine.catalog)
+        customActivities = try records.customActivities(includeDeleted: true)
+        unlocks = try records.unlocks()
+        let progress = try records.progress()
+        savedVersion = progress.stateVersion
+        let saved = try engine.savedState(at: version, progress, records: records)
+        let accumulator = try engine.currentAccumulator(saved: saved, change: .catchUp, context: context, records: records)
+        shownStreak = progress.shownStreak ?? saved?.streak ?? StreakState()
+        state = EngineState(accumulator: accumulator, streak: shownStreak)
+        xp = progress.xp
+        level = progress.level
+        highestLevel = progress.maxLevel
+    }
+
+    /// A built-in or a live custom activity by id or name (names case-insensitive); deleted ones are not found.
+    func liveActivity(_ idOrName: String, catalog: Catalog) -> Activity? {
+        if let builtin = catalog.builtinActivity(named: idOrName) { return builtin }
+        let key = idOrName.lowercased()
+        let custom = customActivities.first { $0.id == idOrName } ?? customActivities.first { $0.name.lowercased() == key }
+        guard let custom, !custom.deleted else { return nil }
+        return custom
+    }
+
+    /// Whether a new log of `activity` can be evaluated from memory: a speed window of the activity needs the
+    /// log's neighbours, which only the store has.
+    func canRecordLog(of activity: String) -> Bool {
+        !context.speedWindows.contains { $0.activity == activity }
+    }
+
+    /// What a new log changes, decided against this state (nothing is stored or changed here).
+    func decide(recording log: LoggedFact, now: Date) -> ProgressDecision {
+        var accumulator = state.accumulator
+        accumulator.record(log, neighbours: [], settings: context.history)
+        return ProgressDecision.decide(
+            accumulator: accumulator, shownStreak: shownStreak, context: context, alreadyUnlocked: Set(unlocks.keys),
+            highestLevelReached: highestLevel, removesFacts: false, now: now)
+    }
+
+    /// Takes on a decision once it is stored, at the user's new `version`.
+    mutating func apply(_ decision: ProgressDecision, version: Int64, now: Date) {
+        self.version = version
+        state = decision.state
+        shownStreak = decision.streak
+        for unlock in decision.unlocks { unlocks[unlock.id] = now }
+        xp = decision.xp
+        level = decision.level
+        highestLevel = decision.highestLevel
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+
+/// A LOG already evaluated against the user's state as the session holds it, ready to be stored in one
+/// statement: the log row with its answer, the unlocks and pushes it caused, and the figures after it. It is
+/// stored only if the user's state is still at `expectedVersion`; the store batches commits of many users into
+/// one transaction (group commit), each user's part isolated from the others'.
+public struct LogCommit: Sendable {
+    public var user: UserID
+    /// The user's state version the log was evaluated against.
+    public var expectedVersion: Int64
+    /// The log, its `response` set to the answer a retry gets back.
+    public var log: StoredLog
+    /// Achievements unlocked by the log, in unlock order.
+    public var unlocks: [String]
+    public var unlockedAt: Date
+    /// Pushes to store with the user's next seqs, in this order, and to announce to every instance.
+    public var pushes: [PushDraft]
+    /// The figures after the log (the engine's state itself is not written).
+    public var figures: StoredProgress
+
+    public init(
+        user: UserID, expectedVersion: Int64, log: StoredLog, unlocks: [String], unlockedAt: Date, pushes: [PushDraft],
+        figures: StoredProgress
+    ) {
+        self.user = user
+        self.expectedVersion = expectedVersion
+        self.log = log
+        self.unlocks = unlocks
+        self.unlockedAt = unlockedAt
+        self.pushes = pushes
+        self.figures = figures
+    }
+
+    /// What became of one commit.
+    public enum Outcome: Sendable, Equatable {
+        /// Stored; the user's state is now at `version`, and the pushes got these seqs.
+        case committed(version: Int64, pushes: [StoredPush])
+        /// Nothing stored: another writer changed the user's state since `expectedVersion`.
+        case stale
+        /// Nothing stored: the log id is taken (a retry, or a conflicting reuse).
+        case duplicate
+    }
+}
+
+/// A push before it is stored: what it says, without its seq.
+public struct PushDraft: Sendable, Equatable {
+    public var kind: PushKind
+    public var data: JSONObject
+
+    public init(kind: PushKind, data: JSONObject) {
+        self.kind = kind
+        self.data = data
+    }
+
+    /// The stored push, once its seq and time are known.
+    public func stored(seq: Int64, at: Date) -> StoredPush {
+        StoredPush(seq: seq, kind: kind.rawValue, at: at, data: data)
+    }
+}
+
+/// The kinds of push that are stored with a seq (protocol.md, Pushes).
+public enum PushKind: String, Sendable {
+    case unlock = "UNLOCK"
+    case level = "LEVEL"
+    case streak = "STREAK"
+    case challenge = "CHALLENGE"
+    case subscription = "SUBSCRIPTION"
+}

@@ -1,0 +1,68 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelPostgres
+import LaurelServer
+import Testing
+
+/// Each instance evaluates a user's LOGs against the state its session holds and stores them only while the
+/// user's state version is the one it evaluated against; a LOG on another instance in between makes it stale,
+/// and the LOG is then evaluated again from the stored facts: nothing lost, nothing counted or unlocked twice.
+@Suite struct SessionVersionTests {
+    @Test func logsAlternatingBetweenTwoInstancesAllCountOnce() async throws {
+        let catalog = try ShippedCatalogs.load("standfit")
+        let user = try await LaurelTestDatabase.createUser("two-instances")
+        try await TestServer.withServer { first in
+            try await TestServer.withServer { second in
+                let here = try await LineClient.authenticated(port: first.port, token: user.token)
+                let there = try await LineClient.authenticated(port: second.port, token: user.token)
+                var totals: [Int] = []
+                for step in 0..<12 {
+                    let client = step % 3 == 2 ? there : here
+                    let answer = Engine.ok(try await client.request(
+                        "LOG", Engine.log("pushups", amount: 10, at: TestClock.noon(daysAgo: 12 - step), id: "alt-\(step)")))
+                    totals.append(answer["xp"]?.intValue ?? -1)
+                }
+                #expect(totals == totals.sorted(), "XP never goes back: \(totals)")
+                #expect(try await LaurelTestDatabase.logCount(of: user) == 12)
+
+                // Both instances stored logs from their sessions, and each took the transactional path after the
+                // other had written in between.
+                let fromSession = first.counter("laurel_logs_stored_total{path=\"session\"}") + second.counter("laurel_logs_stored_total{path=\"session\"}")
+                let retried = first.counter("laurel_logs_stored_total{path=\"transaction\"}") + second.counter("laurel_logs_stored_total{path=\"transaction\"}")
+                #expect(fromSession > 0 && retried > 0, "session \(fromSession), transaction \(retried)")
+                #expect(fromSession + retried == 12)
+
+                let unlocks = try await LaurelTestDatabase.count(
+                    "SELECT count(*) - count(DISTINCT achievement_id) FROM laurel.unlocks WHERE user_id = $1::bigint",
+                    [.int(Int(user.id.rawValue))])
+                #expect(unlocks == 0)
+                let reference = try await RecomputedProgress.read(user, zone: .gmt, catalog: catalog)
+                try await reference.expectAgreement(with: here, catalog: catalog, "first instance")
+                try await reference.expectAgreement(with: there, catalog: catalog, "second instance")
+            }
+        }
+    }
+
+    @Test func aLogRacingOnTwoInstancesUnlocksOnce() async throws {
+        let user = try await LaurelTestDatabase.createUser("race-instances")
+        try await TestServer.withServer { first in
+            try await TestServer.withServer { second in
+                let here = try await LineClient.authenticated(port: first.port, token: user.token)
+                let there = try await LineClient.authenticated(port: second.port, token: user.token)
+                // Both sessions hold the same version before the race.
+                Engine.ok(try await here.request("PROFILE"))
+                Engine.ok(try await there.request("PROFILE"))
+                async let a = here.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 1), id: "race-a"))
+                async let b = there.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 1, minute: 1), id: "race-b"))
+                let answers = [Engine.ok(try await a), Engine.ok(try await b)]
+                let reported = answers.flatMap { Engine.ids($0["unlocked"]) }
+                #expect(reported.filter { $0 == "first_exercise" }.count == 1, "\(reported)")
+                #expect(try await LaurelTestDatabase.count(
+                    "SELECT count(*) FROM laurel.unlocks WHERE user_id = $1::bigint AND achievement_id = 'first_exercise'",
+                    [.int(Int(user.id.rawValue))]) == 1)
+                #expect(try await LaurelTestDatabase.logCount(of: user) == 2)
+            }
+        }
+    }
+}

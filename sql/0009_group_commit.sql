@@ -1,0 +1,188 @@
+-- A LOG in one statement, many users' LOGs in one transaction.
+--
+-- users.state_version numbers the versions of everything a user's evaluation reads (facts, settings, activities,
+-- templates, unlocks, figures). Every writer bumps it: the transactional path when it takes the user's lock, and
+-- laurel.record_logs only when the version is still the one the writer evaluated against (optimistic concurrency:
+-- a server instance that holds a user's state in memory writes without reading first, and learns that another
+-- writer came in between from a 'stale' outcome, never by overwriting its work).
+--
+-- progress.state_version now means: the users.state_version that progress.state (the engine's running state)
+-- reflects. The state is no longer written with every LOG, so it is often older than the user's version; a
+-- reader uses it only when the two agree, and otherwise rebuilds it from the facts.
+ALTER TABLE laurel.users ADD COLUMN state_version bigint NOT NULL DEFAULT 0;
+UPDATE laurel.progress SET state_version = -1;
+-- The streak as the user last saw it ({"current","longest","freezes","at_risk","last_active_day"}): a STREAK push
+-- tells what changed since. Small and of fixed size, so it is written with every LOG, unlike the state.
+ALTER TABLE laurel.progress ADD COLUMN shown_streak json;
+
+-- One evaluated LOG of one user, as laurel.record_logs takes it (from a JSON array, one object per LOG): the log
+-- row with its answer (`response`, JSON text), the achievements it unlocked and when, the pushes it caused
+-- (`push_kinds` and `push_data`, JSON text, stored with the user's next seqs in this order and announced with
+-- NOTIFY), and the figures after it. `version` is the user's state version it was evaluated against.
+CREATE TYPE laurel.log_commit AS (
+    user_id         bigint,
+    version         bigint,
+    id              text,
+    activity        text,
+    amount          integer,
+    at_us           bigint,
+    day             date,
+    note            text,
+    requested_us    bigint,
+    local_hour      smallint,
+    response        text,
+    unlocks         text[],
+    unlocked_us     bigint,
+    push_kinds      text[],
+    push_data       text[],
+    xp              bigint,
+    level           integer,
+    max_level       integer,
+    current_streak  integer,
+    longest_streak  integer,
+    shown_streak    text
+);
+
+-- Stores one evaluated LOG unless the user's state version moved on ('stale'), the log id is taken ('duplicate')
+-- or the user is gone ('unknown_user'); in those cases nothing is written. May raise (for instance a unique
+-- violation on an unlock a concurrent writer stored): the caller decides what that rolls back.
+CREATE FUNCTION laurel.record_log(part laurel.log_commit, OUT outcome text, OUT new_version bigint, OUT new_last_seq bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    push_count integer := coalesce(cardinality(part.push_kinds), 0);
+BEGIN
+    -- A log id seen here was stored by a writer that committed before; one stored later would have moved the
+    -- version on, which the update below checks under the user's row lock.
+    IF EXISTS (SELECT 1 FROM laurel.logs l WHERE l.user_id = part.user_id AND l.id = part.id) THEN
+        outcome := 'duplicate';
+        RETURN;
+    END IF;
+    UPDATE laurel.users u SET state_version = u.state_version + 1, last_seq = u.last_seq + push_count
+     WHERE u.id = part.user_id AND u.state_version = part.version
+    RETURNING u.state_version, u.last_seq INTO new_version, new_last_seq;
+    IF NOT FOUND THEN
+        outcome := CASE WHEN EXISTS (SELECT 1 FROM laurel.users WHERE id = part.user_id) THEN 'stale' ELSE 'unknown_user' END;
+        RETURN;
+    END IF;
+    INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, note, requested_at, response, local_hour)
+    VALUES (part.user_id, part.id, part.activity, part.amount, 'epoch'::timestamptz + part.at_us * interval '1 microsecond',
+            part.day, part.note, 'epoch'::timestamptz + part.requested_us * interval '1 microsecond', part.response::json,
+            part.local_hour);
+    IF cardinality(part.unlocks) > 0 THEN
+        INSERT INTO laurel.unlocks (user_id, achievement_id, unlocked_at)
+        SELECT part.user_id, unlocked.id, 'epoch'::timestamptz + part.unlocked_us * interval '1 microsecond'
+          FROM unnest(part.unlocks) AS unlocked(id);
+    END IF;
+    IF push_count > 0 THEN
+        INSERT INTO laurel.pushes (user_id, seq, kind, data)
+        SELECT part.user_id, new_last_seq - push_count + p.n, p.kind, p.data::json
+          FROM unnest(part.push_kinds, part.push_data) WITH ORDINALITY AS p(kind, data, n);
+        PERFORM laurel.announce_pushes(part.user_id, new_last_seq);
+    END IF;
+    INSERT INTO laurel.progress
+           (user_id, xp, level, max_level, current_streak, longest_streak, shown_streak, state_version, updated_at)
+    VALUES (part.user_id, part.xp, part.level, part.max_level, part.current_streak, part.longest_streak,
+            part.shown_streak::json, -1, now())
+    ON CONFLICT (user_id) DO UPDATE SET xp = EXCLUDED.xp, level = EXCLUDED.level, max_level = EXCLUDED.max_level,
+        current_streak = EXCLUDED.current_streak, longest_streak = EXCLUDED.longest_streak,
+        shown_streak = EXCLUDED.shown_streak, updated_at = now();
+    outcome := 'committed';
+END $$;
+
+-- Announces that the user has pushes up to `seq` (laurel_events, delivered on commit) and returns `seq`.
+CREATE FUNCTION laurel.announce_pushes(user_id bigint, seq bigint) RETURNS bigint
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('laurel_events', json_build_object('event', 'pushes_stored', 'user_id', user_id, 'seq', seq)::text);
+    RETURN seq;
+END $$;
+
+-- Commits a batch of evaluated LOGs, each of its own user, in one transaction: one round trip and one WAL flush
+-- for all. One row per element of `batch` (a JSON array of laurel.log_commit objects), in order: the outcome of
+-- laurel.record_log, or 'failed' with `detail`, plus `committed_us`, the transaction's time (the pushes' time).
+--
+-- Not isolated (the default), the batch is stored set by set (one statement for all logs, one for all figures,
+-- and so on: per-statement costs such as preparing check constraints are paid once per batch, not per LOG), and
+-- anything that raises fails the whole statement. The caller then runs the batch again isolated: each part in a
+-- block of its own (a subtransaction) that rolls back alone, a unique violation as 'stale' (a concurrent writer
+-- stored the same unlock), anything else as 'failed'. Subtransactions cost, and more than 64 in one transaction
+-- slow every other transaction's snapshots, so only a failed batch pays for them. A batch holds at most one LOG
+-- per user (else call it isolated), ordered by user, so that batches lock users' rows in one order.
+CREATE FUNCTION laurel.record_logs(batch jsonb, isolated boolean DEFAULT false)
+RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, committed_us bigint, detail text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    part laurel.log_commit;
+    now_us bigint := (extract(epoch FROM now()) * 1000000)::bigint;
+BEGIN
+    IF NOT isolated THEN
+        RETURN QUERY
+        WITH parts AS (
+            SELECT p.*, coalesce(cardinality(p.push_kinds), 0) AS push_count,
+                   -- A log id seen here was stored by a writer that committed before; one stored later moved
+                   -- the version on, which the update below checks under the user's row lock.
+                   EXISTS (SELECT 1 FROM laurel.logs l WHERE l.user_id = p.user_id AND l.id = p.id) AS taken
+              FROM jsonb_populate_recordset(NULL::laurel.log_commit, batch) WITH ORDINALITY AS p
+        ), bumped AS (
+            UPDATE laurel.users u
+               SET state_version = u.state_version + 1, last_seq = u.last_seq + parts.push_count
+              FROM parts
+             WHERE u.id = parts.user_id AND u.state_version = parts.version AND NOT parts.taken
+            RETURNING u.id AS bumped_user, u.state_version AS bumped_version, u.last_seq AS bumped_last_seq
+        ), stored AS (
+            SELECT parts.*, bumped.bumped_version, bumped.bumped_last_seq
+              FROM parts JOIN bumped ON bumped.bumped_user = parts.user_id
+        ), logs AS (
+            INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, note, requested_at, response, local_hour)
+            SELECT s.user_id, s.id, s.activity, s.amount, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+                   s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json, s.local_hour
+              FROM stored s
+        ), unlocks AS (
+            INSERT INTO laurel.unlocks (user_id, achievement_id, unlocked_at)
+            SELECT s.user_id, unlocked.id, 'epoch'::timestamptz + s.unlocked_us * interval '1 microsecond'
+              FROM stored s CROSS JOIN LATERAL unnest(s.unlocks) AS unlocked(id)
+        ), pushes AS (
+            INSERT INTO laurel.pushes (user_id, seq, kind, data)
+            SELECT s.user_id, s.bumped_last_seq - s.push_count + pushed.n, pushed.kind, pushed.data::json
+              FROM stored s CROSS JOIN LATERAL unnest(s.push_kinds, s.push_data) WITH ORDINALITY AS pushed(kind, data, n)
+        ), figures AS (
+            INSERT INTO laurel.progress AS pr
+                   (user_id, xp, level, max_level, current_streak, longest_streak, shown_streak, state_version, updated_at)
+            SELECT s.user_id, s.xp, s.level, s.max_level, s.current_streak, s.longest_streak, s.shown_streak::json, -1, now()
+              FROM stored s
+            ON CONFLICT (user_id) DO UPDATE SET xp = EXCLUDED.xp, level = EXCLUDED.level, max_level = EXCLUDED.max_level,
+                current_streak = EXCLUDED.current_streak, longest_streak = EXCLUDED.longest_streak,
+                shown_streak = EXCLUDED.shown_streak, updated_at = now()
+        )
+        SELECT CASE WHEN s.user_id IS NOT NULL THEN 'committed'
+                    WHEN p.taken THEN 'duplicate'
+                    WHEN EXISTS (SELECT 1 FROM laurel.users x WHERE x.id = p.user_id) THEN 'stale'
+                    ELSE 'unknown_user' END,
+               s.bumped_version,
+               CASE WHEN s.push_count > 0 THEN laurel.announce_pushes(s.user_id, s.bumped_last_seq) ELSE s.bumped_last_seq END,
+               now_us, NULL::text
+          FROM parts p LEFT JOIN stored s ON s.ordinality = p.ordinality
+         ORDER BY p.ordinality;
+        RETURN;
+    END IF;
+
+    committed_us := now_us;
+    FOR part IN SELECT * FROM jsonb_populate_recordset(NULL::laurel.log_commit, batch) LOOP
+        detail := NULL;
+        BEGIN
+            SELECT r.outcome, r.new_version, r.new_last_seq INTO outcome, new_version, new_last_seq FROM laurel.record_log(part) r;
+        EXCEPTION
+            WHEN unique_violation THEN
+                outcome := 'stale';
+                new_version := NULL;
+                new_last_seq := NULL;
+                detail := SQLERRM;
+            WHEN OTHERS THEN
+                outcome := 'failed';
+                new_version := NULL;
+                new_last_seq := NULL;
+                detail := SQLSTATE || ': ' || SQLERRM;
+        END;
+        RETURN NEXT;
+    END LOOP;
+END $$;

@@ -64,4 +64,6 @@ public enum StoreEvent: Sendable, Equatable {
     case userDeleted(UserID)
     /// The user has stored pushes up to `seq` (written by this or another instance).
     case pushesStored(UserID, seq: Int64)
+    /// A write (of this or another instance) moved the user's state version to `version`.
+    case stateVersion(UserID, version: Int64)
 }

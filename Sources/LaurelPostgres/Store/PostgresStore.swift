@@ -56,9 +56,14 @@ public final class PostgresStore: LaurelStore {
         do {
             return try await pool.transaction { connection in
                 // Takes the user's row lock and moves the state version on: whatever this unit of work changes,
-                // a session that evaluated against the previous version must not store over it.
+                // a session that evaluated against the previous version must not store over it, and sessions on
+                // other instances learn (on commit) that what they hold is older.
                 let locked = try connection.query(
-                    "UPDATE laurel.users SET state_version = state_version + 1 WHERE id = $1::bigint RETURNING state_version",
+                    """
+                    UPDATE laurel.users SET state_version = state_version + 1 WHERE id = $1::bigint
+                    RETURNING state_version, pg_notify('laurel_events', json_build_object(
+                        'event', 'state_versions', 'users', json_build_array(json_build_array(id, state_version)))::text)::text AS announced
+                    """,
                     [.int(Int(user.rawValue))])
                 guard let row = locked.first else { throw StoreError.unknownUser }
                 let version = Int64(try row.int("state_version"))

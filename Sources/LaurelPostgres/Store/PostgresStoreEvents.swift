@@ -3,7 +3,8 @@ import LaurelJSON
 import LaurelStore
 import Logging
 
-/// Turns the database's `laurel_events` notifications (sent by the admin functions) into store events.
+/// Turns the database's `laurel_events` notifications (sent by the admin functions and by every write) into store
+/// events.
 public enum PostgresStoreEvents {
     public static let channel = "laurel_events"
 
@@ -11,8 +12,8 @@ public enum PostgresStoreEvents {
         AsyncStream { continuation in
             let task = Task {
                 for await notification in listener.notifications where notification.channel == channel {
-                    if let event = event(from: notification.payload) {
-                        continuation.yield(event)
+                    if let events = events(from: notification.payload) {
+                        for event in events { continuation.yield(event) }
                     } else {
                         logger.warning("ignored a malformed notification", metadata: ["payload": "\(notification.payload)"])
                     }
@@ -23,16 +24,26 @@ public enum PostgresStoreEvents {
         }
     }
 
-    static func event(from payload: String) -> StoreEvent? {
-        guard case .object(let object)? = try? JSONParser.parse(payload),
-              case .string(let name)? = object["event"], case .int(let id)? = object["user_id"] else { return nil }
+    /// The events of one notification; nil when it is not one this server knows.
+    static func events(from payload: String) -> [StoreEvent]? {
+        guard case .object(let object)? = try? JSONParser.parse(payload), case .string(let name)? = object["event"] else { return nil }
+        if name == "state_versions" {
+            // {"users": [[user_id, state_version], ...]}
+            guard case .array(let pairs)? = object["users"] else { return nil }
+            return pairs.compactMap { pair in
+                guard case .array(let values) = pair, values.count == 2,
+                      case .int(let user) = values[0], case .int(let version) = values[1] else { return nil }
+                return .stateVersion(UserID(Int64(user)), version: Int64(version))
+            }
+        }
+        guard case .int(let id)? = object["user_id"] else { return nil }
         let user = UserID(Int64(id))
         switch name {
-        case "tokens_revoked": return .tokensRevoked(user)
-        case "user_deleted": return .userDeleted(user)
+        case "tokens_revoked": return [.tokensRevoked(user)]
+        case "user_deleted": return [.userDeleted(user)]
         case "pushes_stored":
             guard case .int(let seq)? = object["seq"] else { return nil }
-            return .pushesStored(user, seq: Int64(seq))
+            return [.pushesStored(user, seq: Int64(seq))]
         default: return nil
         }
     }

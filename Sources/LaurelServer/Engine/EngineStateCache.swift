@@ -3,20 +3,28 @@ import LaurelStore
 import Synchronization
 
 /// What one user's session holds of the engine between requests, tagged with the user's state version it
-/// belongs to: either everything a LOG needs (`SessionProgress`, kept after a LOG or a load), or only the
-/// engine state (kept by an evaluation in a transaction, which may have changed anything else). Any writer
-/// moves the version on, so a stale entry is never stored over: a LOG evaluated against it comes back stale.
+/// belongs to: either everything a LOG or a read needs (`SessionProgress`), or only the engine state (kept by an
+/// evaluation in a transaction, which may have changed anything else). Every write moves the version on and
+/// announces the new one to every instance; a session told of a newer version than it holds gives up its
+/// `SessionProgress` (reads and LOGs then load it afresh), and a LOG evaluated against a stale one comes back
+/// stale from the store anyway.
 final class EngineStateCache: Sendable {
     private enum Entry {
         case progress(SessionProgress)
         case state(version: Int64, EngineState)
     }
 
-    private let entry = Mutex<Entry?>(nil)
+    private struct Held {
+        var entry: Entry?
+        /// The newest version any write announced for the user.
+        var newestAnnounced: Int64 = .min
+    }
+
+    private let held = Mutex(Held())
 
     func state(ifVersion version: Int64) -> EngineState? {
-        entry.withLock { entry in
-            switch entry {
+        held.withLock { held in
+            switch held.entry {
             case .progress(let progress) where progress.version == version: progress.state
             case .state(let kept, let state) where kept == version: state
             default: nil
@@ -24,37 +32,62 @@ final class EngineStateCache: Sendable {
         }
     }
 
-    /// The session's progress, when it holds all of it.
+    /// The session's progress, when it holds all of it and no newer version was announced.
     var progress: SessionProgress? {
-        entry.withLock { entry in
-            if case .progress(let progress) = entry { return progress }
+        held.withLock { held in
+            if case .progress(let progress) = held.entry { return progress }
             return nil
         }
     }
 
     func keep(_ state: EngineState, version: Int64) {
-        entry.withLock { $0 = .state(version: version, state) }
+        held.withLock { $0.entry = .state(version: version, state) }
     }
 
+    /// Keeps `progress`, unless what is held is newer (a read that loaded it raced with a write).
     func keep(_ progress: SessionProgress) {
-        entry.withLock { $0 = .progress(progress) }
+        held.withLock { held in
+            if case .progress(let current) = held.entry, current.version > progress.version { return }
+            held.entry = progress.version >= held.newestAnnounced
+                ? .progress(progress) : .state(version: progress.version, progress.state)
+        }
     }
 
     func forget() {
-        entry.withLock { $0 = nil }
-    }
-
-    /// Stores the engine state held for the user, if it is newer than the stored one would be (a failure only
-    /// means the next session rebuilds it from the facts).
-    func checkpoint(user: UserID, in store: any LaurelStore) async {
-        guard let progress, progress.savedVersion != progress.version, let text = try? progress.state.encoded() else { return }
-        try? await store.saveProgressState(user: user, state: text, version: progress.version)
+        held.withLock { $0.entry = nil }
     }
 
     /// Forgets the full progress (keeping its engine state for the version it had), after a writer elsewhere.
     func demote() {
-        entry.withLock { entry in
-            if case .progress(let progress) = entry { entry = .state(version: progress.version, progress.state) }
+        held.withLock { held in
+            if case .progress(let progress) = held.entry { held.entry = .state(version: progress.version, progress.state) }
         }
+    }
+
+    /// A write moved the user's state to `version` (this instance's own writes included).
+    func noteVersion(_ version: Int64) {
+        held.withLock { held in
+            held.newestAnnounced = max(held.newestAnnounced, version)
+            if case .progress(let progress) = held.entry, progress.version < version {
+                held.entry = .state(version: progress.version, progress.state)
+            }
+        }
+    }
+
+    /// Pushes up to `seq` were stored for the user; ones the session did not store itself (an operator's grant,
+    /// an expiry) may have changed what it shows.
+    func noteStoredPushes(through seq: Int64) {
+        held.withLock { held in
+            if case .progress(let progress) = held.entry, progress.lastSeq < seq {
+                held.entry = .state(version: progress.version, progress.state)
+            }
+        }
+    }
+
+    /// Stores the engine state held for the user, if it is newer than the stored one (a failure only means the
+    /// next session rebuilds it from the facts).
+    func checkpoint(user: UserID, in store: any LaurelStore) async {
+        guard let progress, progress.savedVersion != progress.version, let text = try? progress.state.encoded() else { return }
+        try? await store.saveProgressState(user: user, state: text, version: progress.version)
     }
 }

@@ -12,6 +12,10 @@ struct SessionProgress: Sendable {
     /// The version of the engine state in the store (it is not written with every LOG).
     var savedVersion: Int64
     var context: EvaluationContext
+    var settings: UserSettings
+    var subscription: SubscriptionState
+    /// The last push seq the session knows of; a push stored beyond it by someone else makes this stale.
+    var lastSeq: Int64
     /// The user's custom activities, deleted ones included.
     var customActivities: [Activity]
     var unlocks: [String: Date]
@@ -27,6 +31,9 @@ struct SessionProgress: Sendable {
     init(records: any UserRecords, engine: ProgressEngine, now: Date) throws {
         version = try records.stateVersion()
         context = try EvaluationContext(records: records, now: now, catalog: engine.catalog)
+        settings = try records.currentSettings()
+        subscription = try records.subscription()
+        lastSeq = try records.lastPushSeq()
         customActivities = try records.customActivities(includeDeleted: true)
         unlocks = try records.unlocks()
         let progress = try records.progress()
@@ -40,12 +47,16 @@ struct SessionProgress: Sendable {
         highestLevel = progress.maxLevel
     }
 
+    /// A custom activity by id or name, deleted ones included.
+    func customActivity(_ idOrName: String) -> Activity? {
+        let key = idOrName.lowercased()
+        return customActivities.first { $0.id == idOrName } ?? customActivities.first { $0.name.lowercased() == key }
+    }
+
     /// A built-in or a live custom activity by id or name (names case-insensitive); deleted ones are not found.
     func liveActivity(_ idOrName: String, catalog: Catalog) -> Activity? {
         if let builtin = catalog.builtinActivity(named: idOrName) { return builtin }
-        let key = idOrName.lowercased()
-        let custom = customActivities.first { $0.id == idOrName } ?? customActivities.first { $0.name.lowercased() == key }
-        guard let custom, !custom.deleted else { return nil }
+        guard let custom = customActivity(idOrName), !custom.deleted else { return nil }
         return custom
     }
 
@@ -64,9 +75,19 @@ struct SessionProgress: Sendable {
             highestLevelReached: highestLevel, removesFacts: false, now: now)
     }
 
-    /// Takes on a decision once it is stored, at the user's new `version`.
-    mutating func apply(_ decision: ProgressDecision, version: Int64, now: Date) {
+    /// The figures now, for PROFILE and ACHIEVEMENTS (the streak as of today).
+    func snapshot(now: Date) -> ProgressSnapshot {
+        let today = LocalDay(of: now, in: context.zone)
+        return ProgressSnapshot(
+            achievements: context.achievements, measures: state.accumulator.measures,
+            streak: state.accumulator.streak(today: today, settings: context.history), unlocks: unlocks, xp: xp, level: level,
+            highestLevel: highestLevel)
+    }
+
+    /// Takes on a decision once it is stored, at the user's new `version`, with its pushes.
+    mutating func apply(_ decision: ProgressDecision, version: Int64, pushes: [StoredPush], now: Date) {
         self.version = version
+        lastSeq = max(lastSeq, pushes.map(\.seq).max() ?? lastSeq)
         state = decision.state
         shownStreak = decision.streak
         for unlock in decision.unlocks { unlocks[unlock.id] = now }

@@ -12,6 +12,9 @@ public final class ServerMetrics: Sendable {
     /// transactional path (a stale state, a speed window, a retry or a refusal).
     let logsFromSession = Atomic<Int>(0)
     let logsInTransaction = Atomic<Int>(0)
+    /// Times a request used the user's progress as the session held it, and times it had to load it first.
+    let progressFromSession = Atomic<Int>(0)
+    let progressLoaded = Atomic<Int>(0)
     private let requests = Mutex<[String: Int]>([:])
     private let errors = Mutex<[String: Int]>([:])
 
@@ -26,6 +29,14 @@ public final class ServerMetrics: Sendable {
             logsFromSession.wrappingAdd(1, ordering: .relaxed)
         } else {
             logsInTransaction.wrappingAdd(1, ordering: .relaxed)
+        }
+    }
+
+    func countProgressRead(fromSession: Bool) {
+        if fromSession {
+            progressFromSession.wrappingAdd(1, ordering: .relaxed)
+        } else {
+            progressLoaded.wrappingAdd(1, ordering: .relaxed)
         }
     }
 
@@ -51,6 +62,10 @@ public final class ServerMetrics: Sendable {
         lines.append("# TYPE laurel_logs_stored_total counter")
         lines.append("laurel_logs_stored_total{path=\"session\"} \(logsFromSession.load(ordering: .relaxed))")
         lines.append("laurel_logs_stored_total{path=\"transaction\"} \(logsInTransaction.load(ordering: .relaxed))")
+        lines.append("# HELP laurel_session_progress_total Uses of a user's progress: held by the session, or loaded first.")
+        lines.append("# TYPE laurel_session_progress_total counter")
+        lines.append("laurel_session_progress_total{source=\"session\"} \(progressFromSession.load(ordering: .relaxed))")
+        lines.append("laurel_session_progress_total{source=\"store\"} \(progressLoaded.load(ordering: .relaxed))")
         lines.append("# HELP laurel_requests_total Requests answered, by verb.")
         lines.append("# TYPE laurel_requests_total counter")
         for (verb, count) in requests.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {

@@ -105,7 +105,10 @@ public final class LaurelServer: Service, Sendable {
             case .userDeleted(let user):
                 await services.registry.closeConnections(of: user, reason: "account_deleted")
             case .pushesStored(let user, let seq):
+                services.registry.session(of: user)?.stateCache.noteStoredPushes(through: seq)
                 await services.registry.catchUp(user, through: seq, store: services.store)
+            case .stateVersion(let user, let version):
+                services.registry.session(of: user)?.stateCache.noteVersion(version)
             }
         }
     }

@@ -20,7 +20,7 @@ enum AccountRequests {
             throw ProtocolError.invalidArgument(field: "time_zone", message: "\"\(zone)\" is not an IANA time zone")
         }
         if change.isEmpty {
-            return RequestOutcome(SettingsRendering.json(try await context.read { try $0.currentSettings() }))
+            return RequestOutcome(SettingsRendering.json(try await context.sessionProgress(now: Date()).settings))
         }
         let engine = context.engine
         let (settings, pushes) = try await context.write { records -> (UserSettings, [StoredPush]) in
@@ -39,28 +39,25 @@ enum AccountRequests {
         return RequestOutcome(SettingsRendering.json(settings), pushes: pushes)
     }
 
+    /// From the session's state when it holds a current one (no database round trip).
     static func profile(in context: RequestContext) async throws -> RequestOutcome {
-        let user = context.user
-        let engine = context.engine
-        let value = try await context.read { records -> JSONValue in
-            let snapshot = try engine.snapshot(in: records, now: Date())
-            let subscription = try records.subscription()
-            var byActivity = JSONObject()
-            for (activity, measures) in snapshot.measures.activities.sorted(by: { $0.key < $1.key }) where measures.total > 0 {
-                byActivity[activity] = .int(measures.total)
-            }
-            return [
-                "user": .string(user.name), "tier": .string(subscription.tier), "xp": .int(snapshot.xp),
-                "level": .int(snapshot.level), "xp_to_next_level": .int(LevelCurve.xpToNextLevel(forXP: snapshot.xp)),
-                "streak": StreakRendering.json(snapshot.streak),
-                "totals": [
-                    "logs": .int(snapshot.measures.totalLogs), "active_days": .int(snapshot.measures.activeDays),
-                    "by_activity": .object(byActivity),
-                ],
-                "unlocked": .int(snapshot.unlocks.count),
-            ]
+        let now = Date()
+        let progress = try await context.sessionProgress(now: now)
+        let snapshot = progress.snapshot(now: now)
+        var byActivity = JSONObject()
+        for (activity, measures) in snapshot.measures.activities.sorted(by: { $0.key < $1.key }) where measures.total > 0 {
+            byActivity[activity] = .int(measures.total)
         }
-        return RequestOutcome(value)
+        return RequestOutcome([
+            "user": .string(context.user.name), "tier": .string(progress.subscription.tier), "xp": .int(snapshot.xp),
+            "level": .int(snapshot.level), "xp_to_next_level": .int(LevelCurve.xpToNextLevel(forXP: snapshot.xp)),
+            "streak": StreakRendering.json(snapshot.streak),
+            "totals": [
+                "logs": .int(snapshot.measures.totalLogs), "active_days": .int(snapshot.measures.activeDays),
+                "by_activity": .object(byActivity),
+            ],
+            "unlocked": .int(snapshot.unlocks.count),
+        ])
     }
 
     static func export(in context: RequestContext) async throws -> RequestOutcome {

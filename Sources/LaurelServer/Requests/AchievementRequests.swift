@@ -4,49 +4,43 @@ import LaurelJSON
 import LaurelProtocol
 import LaurelStore
 
-/// ACHIEVEMENTS and ACHIEVEMENT: the catalog's achievements with the user's progress.
+/// ACHIEVEMENTS and ACHIEVEMENT: the catalog's achievements with the user's progress, from the session's state
+/// when it holds a current one (no database round trip).
 enum AchievementRequests {
     static func list(_ filters: AchievementsRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let catalog = context.catalog
-        let engine = context.engine
-        let value = try await context.read { records -> JSONValue in
-            var activityID: String?
-            if let activity = filters.activity {
-                guard let found = try catalog.builtinActivity(named: activity) ?? ActivityLookup.custom(activity, in: records) else {
-                    throw ProtocolError.notFound(field: "activity")
-                }
-                activityID = found.id
+        let now = Date()
+        let progress = try await context.sessionProgress(now: now)
+        var activityID: String?
+        if let activity = filters.activity {
+            guard let found = context.catalog.builtinActivity(named: activity) ?? progress.customActivity(activity) else {
+                throw ProtocolError.notFound(field: "activity")
             }
-            let snapshot = try engine.snapshot(in: records, now: Date())
-            let views = views(snapshot).filter { view in
-                (filters.includeHidden || !view.isHidden)
-                    && filters.category.map { $0 == view.definition.category } ?? true
-                    && activityID.map { $0 == view.activity } ?? true
-                    && filters.status.map { $0.rawValue == view.status } ?? true
-                    && filters.source.map { $0.rawValue == view.source } ?? true
-            }
-            var byTier = JSONObject()
-            for tier in AchievementTier.allCases {
-                byTier[tier.rawValue] = .int(views.filter { $0.isUnlocked && $0.definition.tier == tier }.count)
-            }
-            return [
-                "summary": ["unlocked": .int(views.filter(\.isUnlocked).count), "total": .int(views.count), "by_tier": .object(byTier)],
-                "achievements": .array(ordered(views).map { .object($0.json) }),
-            ]
+            activityID = found.id
         }
-        return RequestOutcome(value)
+        let views = views(progress.snapshot(now: now)).filter { view in
+            (filters.includeHidden || !view.isHidden)
+                && filters.category.map { $0 == view.definition.category } ?? true
+                && activityID.map { $0 == view.activity } ?? true
+                && filters.status.map { $0.rawValue == view.status } ?? true
+                && filters.source.map { $0.rawValue == view.source } ?? true
+        }
+        var byTier = JSONObject()
+        for tier in AchievementTier.allCases {
+            byTier[tier.rawValue] = .int(views.filter { $0.isUnlocked && $0.definition.tier == tier }.count)
+        }
+        return RequestOutcome([
+            "summary": ["unlocked": .int(views.filter(\.isUnlocked).count), "total": .int(views.count), "by_tier": .object(byTier)],
+            "achievements": .array(ordered(views).map { .object($0.json) }),
+        ])
     }
 
     static func one(id: String, in context: RequestContext) async throws -> RequestOutcome {
-        let engine = context.engine
-        let value = try await context.read { records -> JSONValue in
-            let snapshot = try engine.snapshot(in: records, now: Date())
-            guard let view = views(snapshot).first(where: { $0.definition.id == id }) else {
-                throw ProtocolError.notFound(field: "id")
-            }
-            return .object(view.json)
+        let now = Date()
+        let snapshot = try await context.sessionProgress(now: now).snapshot(now: now)
+        guard let view = views(snapshot).first(where: { $0.definition.id == id }) else {
+            throw ProtocolError.notFound(field: "id")
         }
-        return RequestOutcome(value)
+        return RequestOutcome(.object(view.json))
     }
 
     static func views(_ snapshot: ProgressSnapshot) -> [AchievementView] {

@@ -40,14 +40,7 @@ enum LogRequests {
     /// path instead (nothing was stored then).
     private static func logFromSession(_ draft: Draft, now: Date, in context: RequestContext) async throws -> (JSONValue, [StoredPush])? {
         let cache = context.session.stateCache
-        var progress: SessionProgress
-        if let held = cache.progress {
-            progress = held
-        } else {
-            let engine = context.engine
-            progress = try await context.read { records in try SessionProgress(records: records, engine: engine, now: now) }
-            cache.keep(progress)
-        }
+        var progress = try await context.sessionProgress(now: now)
         guard let activity = progress.liveActivity(draft.activity, catalog: context.catalog),
               progress.canRecordLog(of: activity.id) else { return nil }
         var (log, fact) = newLog(draft, activity: activity, zone: progress.context.zone, now: now)
@@ -59,7 +52,7 @@ enum LogRequests {
             unlockedAt: now, pushes: decision.pushes, figures: decision.figures)
         switch try await context.store.commitLog(commit) {
         case .committed(let version, let pushes):
-            progress.apply(decision, version: version, now: now)
+            progress.apply(decision, version: version, pushes: pushes, now: now)
             cache.keep(progress)
             return (answer, pushes)
         case .stale:

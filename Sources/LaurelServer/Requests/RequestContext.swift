@@ -60,6 +60,20 @@ struct RequestContext: Sendable {
         }
     }
 
+    /// What the session holds of the user's progress, loaded in one read when it holds none (or an outdated one).
+    func sessionProgress(now: Date) async throws -> SessionProgress {
+        let cache = session.stateCache
+        if let held = cache.progress {
+            services.metrics.countProgressRead(fromSession: true)
+            return held
+        }
+        services.metrics.countProgressRead(fromSession: false)
+        let engine = self.engine
+        let progress = try await read { records in try SessionProgress(records: records, engine: engine, now: now) }
+        cache.keep(progress)
+        return progress
+    }
+
     func read<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
         try await services.store.read(user: user.id, body)
     }

@@ -44,6 +44,11 @@ final class SessionRegistry: Sendable {
         }
     }
 
+    /// The user's session here, if the user is connected.
+    func session(of user: UserID) -> UserSession? {
+        entries.withLock { $0[user]?.session }
+    }
+
     func outlets(of user: UserID) -> [ConnectionOutlet] {
         entries.withLock { entries in entries[user].map { Array($0.outlets.values) } ?? [] }
     }

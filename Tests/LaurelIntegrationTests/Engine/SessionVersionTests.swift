@@ -65,4 +65,47 @@ import Testing
             }
         }
     }
+
+    @Test func readsAnswerFromTheSessionAndNoticeWritesElsewhere() async throws {
+        let user = try await LaurelTestDatabase.createUser("reads-memory")
+        try await TestServer.withServer { first in
+            try await TestServer.withServer { second in
+                let here = try await LineClient.authenticated(port: first.port, token: user.token)
+                let there = try await LineClient.authenticated(port: second.port, token: user.token)
+                // Each AUTH evaluates (and writes) after its answer; a request answered after it is behind that.
+                Engine.ok(try await here.request("PING"))
+                Engine.ok(try await there.request("PING"))
+                Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 7, at: TestClock.noon(daysAgo: 1))))
+                let loads = first.counter(Self.loaded)
+                let held = first.counter(Self.held)
+
+                // Reads right after the LOG: from memory, and showing it.
+                let profile = Engine.ok(try await here.request("PROFILE"))
+                #expect(profile["totals"]?["logs"]?.intValue == 1)
+                Engine.ok(try await here.request("ACHIEVEMENTS"))
+                #expect(Engine.ok(try await here.request("ACHIEVEMENT", ["id": "first_exercise"]))["unlocked_at"] != nil)
+                #expect(Engine.ok(try await here.request("SETTINGS"))["time_zone"]?.stringValue == "UTC")
+                #expect(first.counter(Self.loaded) == loads, "no read went to the database")
+                #expect(first.counter(Self.held) == held + 4)
+
+                // A LOG on the other instance: the first hears of the new version and reads it afresh.
+                Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 3, at: TestClock.noon(daysAgo: 1, minute: 5))))
+                let caughtUp = try await Eventually.holds(timeout: .seconds(10)) {
+                    Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 2
+                }
+                #expect(caughtUp)
+                #expect(first.counter(Self.loaded) > loads)
+
+                // An operator's grant (no write of the user's own) shows as well.
+                try await LaurelTestDatabase.scalar("SELECT laurel.grant_premium($1::text, NULL)", [.text(user.name)])
+                let premium = try await Eventually.holds(timeout: .seconds(10)) {
+                    Engine.ok(try await here.request("PROFILE"))["tier"]?.stringValue == "premium"
+                }
+                #expect(premium)
+            }
+        }
+    }
+
+    static let loaded = "laurel_session_progress_total{source=\"store\"}"
+    static let held = "laurel_session_progress_total{source=\"session\"}"
 }

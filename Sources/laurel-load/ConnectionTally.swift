@@ -35,10 +35,13 @@ struct ConnectionTally: Sendable {
 
     /// Whether any LOG of this connection was acknowledged, warm-up included.
     var hasLogged = false
-    /// Achievement ids that the responses to this connection's LOGs reported as unlocked.
-    var reportedUnlocks: Set<String> = []
+    /// Achievement ids that the responses to this connection's LOGs reported as unlocked, each with the send time
+    /// of the LOG that unlocked it (its intended send time in the open loop), warm-up included.
+    var reportedUnlocks: [String: ContinuousClock.Instant] = [:]
     /// UNLOCK pushes received, by achievement id.
     var unlockPushes: [String: Int] = [:]
+    /// When the first UNLOCK push of each achievement arrived.
+    var unlockArrivals: [String: ContinuousClock.Instant] = [:]
     /// Pushes received, by kind.
     var pushes: [String: Int] = [:]
 
@@ -60,7 +63,7 @@ struct ConnectionTally: Sendable {
             hasLogged = true
             if let unlocked = line.json?["unlocked"]?.arrayValue {
                 for achievement in unlocked {
-                    if let id = achievement["id"]?.stringValue { reportedUnlocks.insert(id) }
+                    if let id = achievement["id"]?.stringValue, reportedUnlocks[id] == nil { reportedUnlocks[id] = sentAt }
                 }
             }
             if measured {
@@ -78,8 +81,8 @@ struct ConnectionTally: Sendable {
         return false
     }
 
-    /// Records an untagged line: a push, or an error that belongs to no request.
-    mutating func recordUntagged(_ line: ServerLine) {
+    /// Records an untagged line received at `now`: a push, or an error that belongs to no request.
+    mutating func recordUntagged(_ line: ServerLine, at now: ContinuousClock.Instant) {
         if line.kind == "ERR" {
             errors[line.errorCode, default: 0] += 1
             return
@@ -90,6 +93,7 @@ struct ConnectionTally: Sendable {
         case "UNLOCK":
             let id = line.json?["id"]?.stringValue ?? "(no id)"
             unlockPushes[id, default: 0] += 1
+            if unlockArrivals[id] == nil { unlockArrivals[id] = now }
         case "BYE":
             byeReason = line.json?["reason"]?.stringValue ?? "unknown"
         default:

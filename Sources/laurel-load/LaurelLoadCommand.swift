@@ -23,6 +23,8 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     @Option(help: "Run until this many logs are acknowledged (instead of --duration).") var count: Int?
     @Option(help: "Open loop at this many logs/s in total; without it, closed loop.") var rate: Double?
     @Option(help: "Requests in flight per connection in the closed loop (default 1).") var pipeline: Int?
+    @Flag(help: "Send no requests: authenticate the connections, hold them idle for --duration, then close them.")
+    var idle = false
     @Flag(help: "Print one JSON object on stdout.") var json = false
     @Option(help: "The activity to log (an id or name of the server's catalog).") var activity = "pushups"
     @Option(help: "Load before the measurement starts, left out of the figures.") var warmup = "0s"
@@ -47,6 +49,11 @@ struct LaurelLoadCommand: AsyncParsableCommand {
         if let pipeline {
             guard pipeline >= 1 else { throw ValidationError("--pipeline must be at least 1") }
             guard rate == nil else { throw ValidationError("--pipeline is for the closed loop; with --rate requests leave on schedule") }
+        }
+        if idle {
+            guard count == nil, rate == nil, pipeline == nil, DurationText.parse(warmup) == .zero else {
+                throw ValidationError("--idle holds the connections for --duration; it takes no --count, --rate, --pipeline or --warmup")
+            }
         }
         guard DurationText.parse(warmup) != nil else { throw ValidationError("--warmup must be a duration such as 0s, 500ms or 10s") }
         guard !activity.isEmpty else { throw ValidationError("--activity must not be empty") }
@@ -96,7 +103,7 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     }
 
     private func makePlan() -> LoadPlan {
-        let pace: LoadPlan.Pace = rate.map { .openLoop(logsPerSecond: $0) } ?? .closedLoop(pipeline: pipeline ?? 1)
+        let pace: LoadPlan.Pace = idle ? .idle : rate.map { .openLoop(logsPerSecond: $0) } ?? .closedLoop(pipeline: pipeline ?? 1)
         let stop: LoadPlan.Stop = count.map { .afterAcknowledged($0) }
             ?? .afterDuration(duration.flatMap(DurationText.parse) ?? .seconds(30))
         return LoadPlan(

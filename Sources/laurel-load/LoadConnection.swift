@@ -41,6 +41,8 @@ struct LoadConnection: Sendable {
                     await runClosedLoop(pipeline: pipeline, start: start, &lines, outbound, &tally)
                 case .openLoop(let logsPerSecond):
                     await runOpenLoop(logsPerSecond: logsPerSecond, start: start, &lines, outbound, &tally)
+                case .idle:
+                    await stayIdle(&lines, &tally)
                 }
             }
         } catch {
@@ -74,7 +76,7 @@ struct LoadConnection: Sendable {
             let hello = ServerLine(greeting)
             guard hello.isUntagged, hello.kind == "HELLO" else {
                 // A full server sends `* BYE {"reason":"too_many_connections"}` instead of the greeting.
-                if hello.isUntagged { tally.recordUntagged(hello) }
+                if hello.isUntagged { tally.recordUntagged(hello, at: .now) }
                 tally.fail(.handshake, "expected * HELLO, got: \(String(buffer: greeting).prefix(200))")
                 return false
             }
@@ -107,7 +109,7 @@ struct LoadConnection: Sendable {
             }
             let line = ServerLine(buffer)
             if line.isUntagged {
-                tally.recordUntagged(line)
+                tally.recordUntagged(line, at: .now)
                 continue
             }
             return line
@@ -194,6 +196,18 @@ struct LoadConnection: Sendable {
         }
         noteEarlyClose(&tally)
         if reportFinished { coordinator.loadFinished() }
+    }
+
+    /// Sends nothing and reads (pushes, BYE) until the run closes the connection.
+    private func stayIdle(_ lines: inout Lines, _ tally: inout ConnectionTally) async {
+        do {
+            while try await Self.nextTaggedLine(&lines, &tally) != nil {
+                tally.errors["unmatched_response", default: 0] += 1
+            }
+        } catch {
+            // The connection closed or broke.
+        }
+        noteEarlyClose(&tally)
     }
 
     /// A connection that stopped reading before the run closed it was closed by the server or broke.

@@ -8,6 +8,9 @@ struct LoadPlan: Sendable {
         /// Requests leave on a fixed schedule, `logsPerSecond` in total over all connections, whether or not
         /// the earlier ones were answered.
         case openLoop(logsPerSecond: Double)
+        /// No requests: the connections authenticate and stay idle until the duration is over, so that what idle
+        /// connections cost the server can be measured.
+        case idle
     }
 
     /// When the measured part of the run ends.
@@ -44,6 +47,7 @@ struct LoadPlan: Sendable {
         switch pace {
         case .closedLoop: "closed"
         case .openLoop: "open"
+        case .idle: "idle"
         }
     }
 
@@ -51,12 +55,13 @@ struct LoadPlan: Sendable {
         switch pace {
         case .closedLoop(let pipeline): pipeline
         case .openLoop: 1
+        case .idle: 0
         }
     }
 
     var rate: Double? {
         switch pace {
-        case .closedLoop: nil
+        case .closedLoop, .idle: nil
         case .openLoop(let logsPerSecond): logsPerSecond
         }
     }

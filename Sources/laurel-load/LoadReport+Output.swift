@@ -34,6 +34,12 @@ extension LoadReport {
             "unexpected": .int(unlocks.unexpected),
             "exactly_once": .bool(unlocks.isExactlyOnce),
         ])
+        var unlockPushObject: JSONObject = ["samples": .int(unlockPushLatency.samples)]
+        for (name, percentile) in [("p50", 50.0), ("p90", 90.0), ("p99", 99.0)] {
+            unlockPushObject[name] = unlockPushLatency.milliseconds(atPercentile: percentile).map { .double(Self.rounded($0)) } ?? .null
+        }
+        unlockPushObject["max"] = unlockPushLatency.maxMilliseconds.map { .double(Self.rounded($0)) } ?? .null
+        object["unlock_push_latency_ms"] = .object(unlockPushObject)
         object["pushes"] = Self.counts(pushes)
         object["connection_failures"] = Self.counts(connectionFailures)
         object["bye_reasons"] = Self.counts(byeReasons)
@@ -44,7 +50,11 @@ extension LoadReport {
     var text: String {
         let milliseconds = { (value: Double) in String(format: "%.3f", value) }
         var lines: [String] = []
-        let pace = plan.rate.map { "open loop at \(Self.number($0)) logs/s" } ?? "closed loop, pipeline \(plan.pipeline)"
+        let pace = switch plan.pace {
+        case .closedLoop(let pipeline): "closed loop, pipeline \(pipeline)"
+        case .openLoop(let rate): "open loop at \(Self.number(rate)) logs/s"
+        case .idle: "idle connections"
+        }
         lines.append("laurel-load run \(plan.runID): \(pace), \(plan.connections) connections over \(plan.users) users")
         lines.append("  measured     \(String(format: "%.2f", elapsedSeconds)) s"
             + (plan.warmup > .zero ? " after \(String(format: "%.2f", plan.warmup.secondsValue)) s of warm-up" : ""))
@@ -60,6 +70,12 @@ extension LoadReport {
         let verdict = unlocks.isExactlyOnce ? "every expected unlock pushed exactly once" : "NOT every expected unlock pushed exactly once"
         lines.append("  unlocks      expected \(unlocks.expected), pushed \(unlocks.pushed), duplicates \(unlocks.duplicates),"
             + " missing \(unlocks.missing), unexpected \(unlocks.unexpected): \(verdict)")
+        if unlockPushLatency.samples > 0 {
+            let percentile = { (value: Double) in milliseconds(unlockPushLatency.milliseconds(atPercentile: value) ?? 0) }
+            lines.append("  unlock push  p50 \(percentile(50))  p90 \(percentile(90))  p99 \(percentile(99))"
+                + "  max \(milliseconds(unlockPushLatency.maxMilliseconds ?? 0)) ms from the LOG to the user's other connections"
+                + " (\(unlockPushLatency.samples) pushes)")
+        }
         lines.append("  pushes       " + Self.listing(pushes))
         var connections = "\(authenticated) of \(plan.connections) authenticated"
         if !connectionFailures.isEmpty { connections += "; failed: " + Self.listing(connectionFailures) }

@@ -17,6 +17,7 @@ struct LoadReport: Sendable {
     let elapsedSeconds: Double
     let latency: Histogram<UInt32>
     let unlocks: UnlockCheck
+    let unlockPushLatency: UnlockPushLatency
     let pushes: [String: Int]
     let byeReasons: [String: Int]
 
@@ -50,6 +51,7 @@ struct LoadReport: Sendable {
         byeReasons = byes
         self.latency = latency
         unlocks = UnlockCheck(tallies: tallies, expectedUnlock: plan.expectedUnlock)
+        unlockPushLatency = UnlockPushLatency(tallies: tallies)
 
         var elapsed = Duration.zero
         if let window = outcome.window {

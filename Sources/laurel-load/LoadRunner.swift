@@ -32,8 +32,12 @@ struct LoadRunner: Sendable {
                 window = started
                 status("\(authenticated) of \(plan.connections) connections authenticated; running \(describeLoad())")
                 coordinator.startSignal.fire(LoadStart(window: started, liveConnections: authenticated))
-                await awaitLoad(coordinator, window: started)
-                try? await Task.sleep(for: plan.pushGrace)
+                if case .idle = plan.pace, let end = started.loadEnd {
+                    try? await Task.sleep(until: end, clock: .continuous)
+                } else {
+                    await awaitLoad(coordinator, window: started)
+                    try? await Task.sleep(for: plan.pushGrace)
+                }
             } else {
                 status("no connection authenticated")
             }
@@ -105,6 +109,7 @@ struct LoadRunner: Sendable {
         switch plan.pace {
         case .closedLoop(let pipeline): pace = "closed loop, pipeline \(pipeline)"
         case .openLoop(let rate): pace = "open loop at \(rate) logs/s"
+        case .idle: pace = "idle, holding the connections"
         }
         let stop: String
         switch plan.stop {

@@ -22,7 +22,7 @@ struct UnlockCheck: Sendable, Equatable {
     init(tallies: [ConnectionTally], expectedUnlock: String?) {
         var unlockedByUser: [Int: Set<String>] = [:]
         for tally in tallies where tally.isAuthenticated {
-            unlockedByUser[tally.userIndex, default: []].formUnion(tally.reportedUnlocks)
+            unlockedByUser[tally.userIndex, default: []].formUnion(tally.reportedUnlocks.keys)
             if tally.hasLogged, let expectedUnlock {
                 unlockedByUser[tally.userIndex, default: []].insert(expectedUnlock)
             }

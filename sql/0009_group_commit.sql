@@ -89,16 +89,20 @@ BEGIN
     outcome := 'committed';
 END $$;
 
--- Tells every instance (on commit) the new state version of each user of `batch` whose LOG was stored, so that a
--- session elsewhere holding an older version stops answering reads from memory. In notifications of at most 200
--- users each, well below the 8000-byte payload limit.
-CREATE FUNCTION laurel.announce_state_versions(batch jsonb) RETURNS void
-LANGUAGE sql AS $$
-    SELECT pg_notify('laurel_events', json_build_object('event', 'state_versions', 'users', json_agg(json_build_array(u.id, u.state_version)))::text)
-      FROM laurel.users u
-      JOIN jsonb_populate_recordset(NULL::laurel.log_commit, batch) WITH ORDINALITY AS p ON u.id = p.user_id AND u.state_version = p.version + 1
-     GROUP BY (p.ordinality - 1) / 200;
-$$;
+-- Tells every instance (on commit) the new state versions of users whose LOGs were stored (`versions` holds
+-- [user_id, state_version] pairs), so that a session elsewhere holding an older version stops answering reads
+-- from memory. In notifications of at most 200 users each, well below the 8000-byte payload limit.
+CREATE FUNCTION laurel.announce_state_versions(versions json[]) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    first integer := 1;
+BEGIN
+    WHILE first <= coalesce(array_length(versions, 1), 0) LOOP
+        PERFORM pg_notify('laurel_events', json_build_object(
+            'event', 'state_versions', 'users', array_to_json(versions[first:first + 199]))::text);
+        first := first + 200;
+    END LOOP;
+END $$;
 
 -- Announces that the user has pushes up to `seq` (laurel_events, delivered on commit) and returns `seq`.
 CREATE FUNCTION laurel.announce_pushes(user_id bigint, seq bigint) RETURNS bigint
@@ -121,19 +125,32 @@ END $$;
 -- per user (else call it isolated), ordered by user, so that batches lock users' rows in one order.
 CREATE FUNCTION laurel.record_logs(batch jsonb, isolated boolean DEFAULT false)
 RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, committed_us bigint, detail text)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+-- A batch touches a few rows of each of its users among many: by index, always, whatever the statistics said
+-- when the plan was made (a plan cached while the tables were small would otherwise scan them for good); and one
+-- plan per connection, not one per call.
+SET enable_seqscan = off
+SET plan_cache_mode = force_generic_plan
+AS $$
 DECLARE
     part laurel.log_commit;
-    now_us bigint := (extract(epoch FROM now()) * 1000000)::bigint;
+    part_user bigint;
+    -- [user_id, state_version] of each committed part, announced at the end.
+    versions json[] := '{}';
 BEGIN
+    committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
+    detail := NULL;
     IF NOT isolated THEN
-        RETURN QUERY
+        FOR outcome, new_version, new_last_seq, part_user IN
         WITH parts AS (
-            SELECT p.*, coalesce(cardinality(p.push_kinds), 0) AS push_count,
-                   -- A log id seen here was stored by a writer that committed before; one stored later moved
-                   -- the version on, which the update below checks under the user's row lock.
-                   EXISTS (SELECT 1 FROM laurel.logs l WHERE l.user_id = p.user_id AND l.id = p.id) AS taken
+            -- A log id seen here was stored by a writer that committed before; one stored later moved the version
+            -- on, which the update below checks under the user's row lock. (A lateral lookup per part, so that
+            -- no plan can turn it into a pass over all logs.)
+            SELECT p.*, coalesce(cardinality(p.push_kinds), 0) AS push_count, coalesce(found.taken, false) AS taken
               FROM jsonb_populate_recordset(NULL::laurel.log_commit, batch) WITH ORDINALITY AS p
+              LEFT JOIN LATERAL (
+                  SELECT true AS taken FROM laurel.logs l WHERE l.user_id = p.user_id AND l.id = p.id LIMIT 1
+              ) AS found ON true
         ), bumped AS (
             UPDATE laurel.users u
                SET state_version = u.state_version + 1, last_seq = u.last_seq + parts.push_count
@@ -167,18 +184,25 @@ BEGIN
         )
         SELECT CASE WHEN s.user_id IS NOT NULL THEN 'committed'
                     WHEN p.taken THEN 'duplicate'
-                    WHEN EXISTS (SELECT 1 FROM laurel.users x WHERE x.id = p.user_id) THEN 'stale'
+                    WHEN known.id IS NOT NULL THEN 'stale'
                     ELSE 'unknown_user' END,
                s.bumped_version,
                CASE WHEN s.push_count > 0 THEN laurel.announce_pushes(s.user_id, s.bumped_last_seq) ELSE s.bumped_last_seq END,
-               now_us, NULL::text
-          FROM parts p LEFT JOIN stored s ON s.ordinality = p.ordinality
-         ORDER BY p.ordinality;
-        PERFORM laurel.announce_state_versions(batch);
+               p.user_id
+          FROM parts p
+          LEFT JOIN stored s ON s.ordinality = p.ordinality
+          LEFT JOIN LATERAL (SELECT x.id FROM laurel.users x WHERE x.id = p.user_id AND s.user_id IS NULL LIMIT 1) AS known ON true
+         ORDER BY p.ordinality
+        LOOP
+            IF outcome = 'committed' THEN
+                versions := versions || json_build_array(part_user, new_version);
+            END IF;
+            RETURN NEXT;
+        END LOOP;
+        PERFORM laurel.announce_state_versions(versions);
         RETURN;
     END IF;
 
-    committed_us := now_us;
     FOR part IN SELECT * FROM jsonb_populate_recordset(NULL::laurel.log_commit, batch) LOOP
         detail := NULL;
         BEGIN
@@ -195,7 +219,10 @@ BEGIN
                 new_last_seq := NULL;
                 detail := SQLSTATE || ': ' || SQLERRM;
         END;
+        IF outcome = 'committed' THEN
+            versions := versions || json_build_array(part.user_id, new_version);
+        END IF;
         RETURN NEXT;
     END LOOP;
-    PERFORM laurel.announce_state_versions(batch);
+    PERFORM laurel.announce_state_versions(versions);
 END $$;

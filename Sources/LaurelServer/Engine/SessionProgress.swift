@@ -75,6 +75,18 @@ struct SessionProgress: Sendable {
             highestLevelReached: highestLevel, removesFacts: false, now: now)
     }
 
+    /// Whether evaluating with nothing new would change anything: an achievement met now (a catalog addition), a
+    /// level, the figures, or a streak the user has not seen (the days that passed since).
+    func changesOnCatchUp(now: Date) -> Bool {
+        let decision = ProgressDecision.decide(
+            accumulator: state.accumulator, shownStreak: shownStreak, context: context, alreadyUnlocked: Set(unlocks.keys),
+            highestLevelReached: highestLevel, removesFacts: false, now: now)
+        let (before, after) = (shownStreak, decision.streak)
+        return !decision.pushes.isEmpty || !decision.unlocks.isEmpty || decision.xp != xp || decision.level != level
+            || decision.highestLevel != highestLevel || before.current != after.current || before.longest != after.longest
+            || before.freezes != after.freezes || before.lastActiveDay != after.lastActiveDay
+    }
+
     /// The figures now, for PROFILE and ACHIEVEMENTS (the streak as of today).
     func snapshot(now: Date) -> ProgressSnapshot {
         let today = LocalDay(of: now, in: context.zone)

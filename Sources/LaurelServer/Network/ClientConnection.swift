@@ -124,22 +124,26 @@ struct ClientConnection {
         let context = RequestContext(user: user, outlet: outlet, session: session, services: services)
         state.context = context
         channel.channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.Authenticated())
-        let resumeAfter = auth.resumeAfter.map(Int64.init)
-        let (answer, missed) = try await context.read { records -> (JSONValue, [StoredPush]) in
-            let lastSeq = try records.lastPushSeq()
-            let answer: JSONValue = [
-                "user": .string(user.name), "user_id": .string(user.id.description), "tier": .string(try records.subscription().tier),
-                "time_zone": .string(try records.currentSettings().timeZone), "last_seq": .int(Int(lastSeq)),
-            ]
-            let missed = try resumeAfter.map { try records.pushes(after: $0, limit: Int.max) } ?? []
-            return (answer, missed)
+        // The session's progress (loaded here unless another connection of the user already holds it) answers the
+        // AUTH and is ready for the first LOG.
+        let progress = try await context.sessionProgress(now: Date())
+        var lastSeq = progress.lastSeq
+        var missed: [StoredPush] = []
+        if let resumeAfter = auth.resumeAfter.map(Int64.init) {
+            (lastSeq, missed) = try await context.read { records in
+                (try records.lastPushSeq(), try records.pushes(after: resumeAfter, limit: Int.max))
+            }
         }
-        await outlet.write(OutboundLine.ok(tag: tag, answer))
-        if resumeAfter == nil, case .int(let lastSeq)? = answer.objectValue?["last_seq"] {
-            await outlet.skip(through: Int64(lastSeq))
-        }
+        let answer: JSONObject = [
+            "user": .string(user.name), "user_id": .string(user.id.description), "tier": .string(progress.subscription.tier),
+            "time_zone": .string(progress.settings.timeZone), "last_seq": .int(Int(lastSeq)),
+        ]
+        await outlet.write(OutboundLine.ok(tag: tag, .object(answer)))
+        if auth.resumeAfter == nil { await outlet.skip(through: lastSeq) }
         await outlet.finishReplay(missed)
-        // Catalog additions and the days that passed are evaluated at the latest when the user authenticates.
+        // Catalog additions and the days that passed are evaluated at the latest when the user authenticates; only
+        // when they change something is it written.
+        guard progress.changesOnCatchUp(now: Date()) else { return }
         let engine = context.engine
         let caughtUp = try await context.write { records in try engine.evaluate(.catchUp, in: records, now: Date()) }
         await services.registry.deliver(caughtUp.pushes, to: user.id)

@@ -2,6 +2,7 @@ import Foundation
 import LaurelCore
 import LaurelPostgres
 import LaurelServer
+import LaurelStore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -27,17 +28,18 @@ enum TestServer {
     static func withServer<T: Sendable>(
         configuration: ServerConfiguration = ServerConfiguration(port: 0),
         catalog: String = "standfit",
+        hearsStateVersions: Bool = true,
         _ body: @Sendable (_ server: RunningTestServer) async throws -> T
     ) async throws -> T {
         // A test that runs a second instance inside the first uses its own slot for both: waiting for a second
         // slot while holding one would deadlock as soon as enough such tests ran at once.
         if ServerSlots.heldByThisTest {
-            return try await startAndRun(configuration: configuration, catalog: catalog, body)
+            return try await startAndRun(configuration: configuration, catalog: catalog, hearsStateVersions: hearsStateVersions, body)
         }
         await ServerSlots.shared.acquire()
         do {
             let result = try await ServerSlots.$heldByThisTest.withValue(true) {
-                try await startAndRun(configuration: configuration, catalog: catalog, body)
+                try await startAndRun(configuration: configuration, catalog: catalog, hearsStateVersions: hearsStateVersions, body)
             }
             await ServerSlots.shared.release()
             return result
@@ -48,7 +50,8 @@ enum TestServer {
     }
 
     private static func startAndRun<T: Sendable>(
-        configuration: ServerConfiguration, catalog: String, _ body: @Sendable (_ server: RunningTestServer) async throws -> T
+        configuration: ServerConfiguration, catalog: String, hearsStateVersions: Bool,
+        _ body: @Sendable (_ server: RunningTestServer) async throws -> T
     ) async throws -> T {
         var configuration = configuration
         configuration.port = 0
@@ -69,7 +72,7 @@ enum TestServer {
         let metrics = ServerMetrics()
         let server = LaurelServer(
             configuration: configuration, store: store, catalog: loaded,
-            storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), metrics: metrics, logger: logger,
+            storeEvents: storeEvents(from: listener, hearsStateVersions: hearsStateVersions, logger: logger), metrics: metrics, logger: logger,
             onListening: { address in port.continuation.yield(address.port ?? 0) })
         let watcher = SubscriptionExpiryWatcher(store: store, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [.init(service: server), .init(service: watcher)], logger: logger))
@@ -95,6 +98,25 @@ enum TestServer {
         await listener.stop()
         await pool.close()
         return result
+    }
+
+    /// The store's events, without the announcements of state versions when a test wants a server that does not
+    /// hear of other instances' writes (its sessions then find out only when a LOG comes back stale).
+    private static func storeEvents(
+        from listener: PostgresNotificationListener, hearsStateVersions: Bool, logger: Logger
+    ) -> AsyncStream<StoreEvent> {
+        let events = PostgresStoreEvents.stream(from: listener, logger: logger)
+        guard !hearsStateVersions else { return events }
+        return AsyncStream { continuation in
+            let task = Task {
+                for await event in events {
+                    if case .stateVersion = event { continue }
+                    continuation.yield(event)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 
     /// The listener connects and runs LISTEN on a thread of its own; notifications sent before that are lost.

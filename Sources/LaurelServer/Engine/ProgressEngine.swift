@@ -9,12 +9,22 @@ import LaurelStore
 /// or a settings change reaching back before the last active day, recomputes it from the stored facts.
 struct ProgressEngine: Sendable {
     let catalog: Catalog
+    /// The catalog's achievements alone: what every user without templates is measured against, made once and
+    /// shared (a session holds it for each connected user).
+    let catalogAchievements: UserAchievements
     /// The user's state as this instance last saved it, if the engine is bound to a session.
     var cache: EngineStateCache?
 
+    init(catalog: Catalog) {
+        self.catalog = catalog
+        self.catalogAchievements = UserAchievements(catalog: catalog, templates: [], activities: [])
+    }
+
     /// The same engine, keeping the user's state in `cache` between evaluations.
     func caching(in cache: EngineStateCache) -> ProgressEngine {
-        ProgressEngine(catalog: catalog, cache: cache)
+        var engine = self
+        engine.cache = cache
+        return engine
     }
 
     /// What happened since the last evaluation. The new fact is already stored when the engine runs.
@@ -36,7 +46,7 @@ struct ProgressEngine: Sendable {
     /// Evaluates `change` inside a writing unit of work and stores what follows (unlocks, pushes, figures and
     /// the engine state).
     func evaluate(_ change: Change, in records: any UserRecords, now: Date) throws -> Evaluation {
-        let context = try EvaluationContext(records: records, now: now, catalog: catalog)
+        let context = try EvaluationContext(records: records, now: now, engine: self)
         let progress = try records.progress()
         // The unit of work moved the version on when it took the lock; the state to start from is the previous.
         let version = try records.stateVersion()
@@ -61,7 +71,7 @@ struct ProgressEngine: Sendable {
 
     /// The user's figures now, for reading requests (nothing is stored).
     func snapshot(in records: any UserRecords, now: Date) throws -> ProgressSnapshot {
-        let context = try EvaluationContext(records: records, now: now, catalog: catalog)
+        let context = try EvaluationContext(records: records, now: now, engine: self)
         let progress = try records.progress()
         let accumulator: ProgressAccumulator
         if let saved = try savedState(at: try records.stateVersion(), progress, records: records),
@@ -136,11 +146,14 @@ struct EvaluationContext {
     /// The speed windows the evaluated achievements need tracked.
     let speedWindows: Set<SpeedWindow>
 
-    init(records: any UserRecords, now: Date, catalog: Catalog) throws {
+    init(records: any UserRecords, now: Date, engine: ProgressEngine) throws {
         zone = try records.timeZone()
         today = LocalDay(of: now, in: zone)
         history = try records.streakSettingsHistory()
-        achievements = try UserAchievements(catalog: catalog, records: records)
+        let templates = try records.templates()
+        achievements = templates.isEmpty
+            ? engine.catalogAchievements
+            : UserAchievements(catalog: engine.catalog, templates: templates, activities: try records.customActivities(includeDeleted: true))
         speedWindows = SpeedWindow.required(by: achievements.evaluated)
     }
 }

@@ -30,7 +30,7 @@ struct SessionProgress: Sendable {
     /// version, else it is rebuilt from the facts.
     init(records: any UserRecords, engine: ProgressEngine, now: Date) throws {
         version = try records.stateVersion()
-        context = try EvaluationContext(records: records, now: now, catalog: engine.catalog)
+        context = try EvaluationContext(records: records, now: now, engine: engine)
         settings = try records.currentSettings()
         subscription = try records.subscription()
         lastSeq = try records.lastPushSeq()

@@ -15,15 +15,18 @@ struct UserAchievements: Sendable {
     }
 
     let entries: [Entry]
+    /// The definitions to evaluate, in unlock order.
+    let evaluated: [AchievementDefinition]
     private let positions: [String: Int]
 
-    init(catalog: Catalog, records: any UserRecords) throws {
-        let templates = try records.templates()
+    /// - Parameters:
+    ///   - catalog: the catalog.
+    ///   - templates: the user's templates, oldest first.
+    ///   - activities: the user's custom activities, deleted ones included (for templates' names and units).
+    init(catalog: Catalog, templates: [AchievementTemplate], activities custom: [Activity]) {
         var activities: [String: Activity] = [:]
         for activity in catalog.activities { activities[activity.id] = activity }
-        if !templates.isEmpty {
-            for activity in try records.customActivities(includeDeleted: true) { activities[activity.id] = activity }
-        }
+        for activity in custom { activities[activity.id] = activity }
         var entries = catalog.achievements.map { definition in
             Entry(definition: definition, template: nil, unit: Self.unit(of: definition.rule, activities: activities))
         }
@@ -34,6 +37,7 @@ struct UserAchievements: Sendable {
             }
         }
         self.entries = entries
+        self.evaluated = entries.filter(\.isEvaluated).map(\.definition)
         self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -41,8 +45,6 @@ struct UserAchievements: Sendable {
         positions[id].map { entries[$0] }
     }
 
-    /// The definitions to evaluate, in unlock order.
-    var evaluated: [AchievementDefinition] { entries.filter(\.isEvaluated).map(\.definition) }
 
     /// What an achievement's `target` and `progress` count.
     static func unit(of rule: AchievementRule, activities: [String: Activity]) -> String {

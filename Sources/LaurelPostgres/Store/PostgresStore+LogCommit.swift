@@ -87,7 +87,7 @@ extension PostgresStore {
             "xp": .int(figures.xp), "level": .int(figures.level), "max_level": .int(figures.maxLevel),
             "current_streak": .int(figures.currentStreak), "longest_streak": .int(figures.longestStreak),
         ]
-        if let streak = figures.shownStreak { element["shown_streak"] = .string(ShownStreakJSON.json(streak).serialized()) }
+        if let streak = figures.shownStreak { element["shown_streak"] = .string(JSONValue.object(streak.json).serialized()) }
         if let note = log.note { element["note"] = .string(note) }
         if let requestedAt = log.requestedAt { element["requested_us"] = .int(PostgresTimestamp.microseconds(requestedAt)) }
         if let hour = log.localHour { element["local_hour"] = .int(hour) }

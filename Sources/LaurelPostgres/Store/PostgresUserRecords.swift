@@ -75,7 +75,7 @@ struct PostgresUserRecords: UserRecords {
         return StoredProgress(
             xp: try row.int("xp"), level: try row.int("level"), maxLevel: try row.int("max_level"),
             currentStreak: try row.int("current_streak"), longestStreak: try row.int("longest_streak"),
-            shownStreak: try row["shown_streak"].flatMap { ShownStreakJSON.streak(from: try JSONParser.parse($0)) },
+            shownStreak: try row["shown_streak"].flatMap { try JSONParser.parse($0).objectValue.flatMap(StreakState.init(json:)) },
             stateVersion: Int64(try row.int("state_version")))
     }
 
@@ -106,7 +106,7 @@ struct PostgresUserRecords: UserRecords {
             """,
             [userParameter, .int(progress.xp), .int(progress.level), .int(progress.maxLevel), .int(progress.currentStreak),
              .int(progress.longestStreak), PostgresValue(progress.state), .int(Int(try stateVersion())),
-             PostgresValue(progress.shownStreak.map { ShownStreakJSON.json($0).serialized() })])
+             PostgresValue(progress.shownStreak.map { JSONValue.object($0.json).serialized() })])
     }
 
     func appendPush(kind: String, data: JSONObject) throws -> StoredPush {

@@ -52,11 +52,6 @@ struct AchievementView: Sendable {
 
 enum StreakRendering {
     static func json(_ streak: StreakState) -> JSONValue {
-        var object: JSONObject = [
-            "current": .int(streak.current), "longest": .int(streak.longest), "freezes": .int(streak.freezes),
-            "at_risk": .bool(streak.atRisk),
-        ]
-        if let day = streak.lastActiveDay { object["last_active_day"] = .string(day.description) }
-        return .object(object)
+        .object(streak.json)
     }
 }

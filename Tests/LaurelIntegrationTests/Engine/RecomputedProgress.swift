@@ -65,11 +65,7 @@ struct RecomputedProgress {
     var measures: ProgressMeasures { recomputation.measures }
 
     static func json(_ streak: StreakState) -> JSONValue {
-        var object: JSONObject = [
-            "current": .int(streak.current), "longest": .int(streak.longest), "freezes": .int(streak.freezes), "at_risk": .bool(streak.atRisk),
-        ]
-        if let day = streak.lastActiveDay { object["last_active_day"] = .string(day.description) }
-        return .object(object)
+        .object(streak.json)
     }
 
     /// Checks PROFILE and ACHIEVEMENTS (with hidden ones) against these figures.

@@ -14,7 +14,8 @@ struct LaurelLoadCommand: AsyncParsableCommand {
         abstract: "Drive a Laurel server with scripted clients and report throughput, latency, errors and unlocks.")
 
     @Option(help: "The server's address.") var host = "127.0.0.1"
-    @Option(help: "The server's port.") var port = 7420
+    @Option(help: "The server's port; give it again for more instances of the server sharing the database (a user's connections alternate between them).")
+    var port: [Int] = []
     @Option(name: .long, help: "PostgreSQL URL or conninfo of the server's database, where the load users are created (env LAUREL_DATABASE_URL, else libpq's PG* variables).")
     var databaseURL: String?
     @Option(help: "Users to create (M).") var users = 100
@@ -35,7 +36,7 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     var seedLogs = 0
 
     func validate() throws {
-        guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
+        guard port.allSatisfy({ (1...65535).contains($0) }) else { throw ValidationError("--port must be between 1 and 65535") }
         guard users >= 1 else { throw ValidationError("--users must be at least 1") }
         guard connections >= 1 else { throw ValidationError("--connections must be at least 1") }
         guard duration == nil || count == nil else { throw ValidationError("give --duration or --count, not both") }
@@ -80,7 +81,7 @@ struct LaurelLoadCommand: AsyncParsableCommand {
             await roster.close()
             throw LoadError("could not create the load users: \(error)")
         }
-        Self.status("connecting \(plan.connections) connections to \(plan.host):\(plan.port)")
+        Self.status("connecting \(plan.connections) connections to \(plan.host):\(plan.ports.map(String.init).joined(separator: ","))")
         let outcome = await LoadRunner(plan: plan, users: created, status: Self.status).run()
         let report = LoadReport(plan: plan, outcome: outcome)
         print(json ? report.json.serialized() : report.text)
@@ -107,7 +108,7 @@ struct LaurelLoadCommand: AsyncParsableCommand {
         let stop: LoadPlan.Stop = count.map { .afterAcknowledged($0) }
             ?? .afterDuration(duration.flatMap(DurationText.parse) ?? .seconds(30))
         return LoadPlan(
-            host: host, port: port, users: users, connections: connections,
+            host: host, ports: port.isEmpty ? [7420] : port, users: users, connections: connections,
             pace: pace, stop: stop, warmup: DurationText.parse(warmup) ?? .zero,
             activity: activity, expectedUnlock: expectUnlock.isEmpty ? nil : expectUnlock,
             runID: Self.makeRunID())

@@ -57,7 +57,7 @@ struct LoadConnection: Sendable {
     private func connect() async throws -> NIOAsyncChannel<InboundFrame, ByteBuffer> {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
-            .connect(host: plan.host, port: plan.port) { channel in
+            .connect(host: plan.host, port: plan.port(ofConnection: index)) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(LineFrameEncoder()))
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: Self.maxLineBytes)))

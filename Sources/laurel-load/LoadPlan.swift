@@ -22,7 +22,8 @@ struct LoadPlan: Sendable {
     }
 
     var host: String
-    var port: Int
+    /// One port per instance of the server; the connections of a user alternate between them.
+    var ports: [Int]
     var users: Int
     var connections: Int
     var pace: Pace
@@ -35,6 +36,14 @@ struct LoadPlan: Sendable {
     var expectedUnlock: String?
     /// Names this run's users and log ids, so runs never collide.
     var runID: String
+
+    /// The port connection `index` talks to: the k-th connection of a user goes to the instance after the one
+    /// of its (k-1)-th, so a user's connections are spread over the instances and so are the users.
+    func port(ofConnection index: Int) -> Int {
+        let user = index % users
+        let nth = index / users
+        return ports[(user + nth) % ports.count]
+    }
 
     /// How long requests still in flight may take to be answered once sending has stopped.
     var drainTimeout: Duration = .seconds(10)

@@ -50,10 +50,12 @@ import Testing
         let services = try #require(compose["services"]?.mapping)
         let volumes = compose["volumes"]?.mapping?.keys ?? []
         for entry in services.entries {
-            for dependency in entry.value["depends_on"]?.mapping?.keys ?? entry.value["depends_on"]?.sequence?.compactMap { $0.scalar } ?? [] {
+            let dependencies = entry.value["depends_on"]?.mapping?.keys ?? entry.value["depends_on"]?.sequence?.compactMap({ $0.scalar }) ?? []
+            for dependency in dependencies {
                 #expect(services[dependency] != nil, "\(entry.key) depends on an unknown service \(dependency)")
             }
-            for mount in entry.value["volumes"]?.sequence?.compactMap { $0.scalar } ?? [] {
+            let mounts = entry.value["volumes"]?.sequence?.compactMap({ $0.scalar }) ?? []
+            for mount in mounts {
                 let source = String(mount.prefix { $0 != ":" })
                 if !source.hasPrefix(".") && !source.hasPrefix("/") {
                     #expect(volumes.contains(source), "\(entry.key) mounts an undeclared volume \(source)")

@@ -56,7 +56,7 @@ public struct PushDraft: Sendable, Equatable {
 
     /// The stored push, once its seq and time are known.
     public func stored(seq: Int64, at: Date) -> StoredPush {
-        StoredPush(seq: seq, kind: kind.rawValue, at: at, data: data)
+        StoredPush(seq: seq, kind: kind, at: at, data: data)
     }
 }
 

@@ -78,8 +78,8 @@ public protocol UserRecords {
     /// Saves the figures, and the engine state when `progress.state` is set (as the state at `stateVersion()`).
     func saveProgress(_ progress: StoredProgress) throws
 
-    /// Stores a push and returns its `seq`, the next of the user's sequence.
-    func appendPush(kind: String, data: JSONObject) throws -> StoredPush
+    /// Stores a push and returns it with its `seq`, the next of the user's sequence.
+    func appendPush(_ push: PushDraft) throws -> StoredPush
     func pushes(after seq: Int64, limit: Int) throws -> [StoredPush]
     func lastPushSeq() throws -> Int64
     /// Tells every server instance, once this transaction commits, that the user has pushes up to `seq`.
@@ -206,11 +206,11 @@ public struct StoredProgress: Sendable, Equatable {
 /// A push kept for replay (`AUTH {"resume_after"}`, NOTIFICATIONS).
 public struct StoredPush: Sendable, Equatable {
     public var seq: Int64
-    public var kind: String
+    public var kind: PushKind
     public var at: Date
     public var data: JSONObject
 
-    public init(seq: Int64, kind: String, at: Date, data: JSONObject) {
+    public init(seq: Int64, kind: PushKind, at: Date, data: JSONObject) {
         self.seq = seq
         self.kind = kind
         self.at = at

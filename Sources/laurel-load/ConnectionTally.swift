@@ -1,4 +1,5 @@
 import Histogram
+import LaurelCore
 import LaurelJSON
 
 /// Everything one connection observed: how far it got, its measured requests and their latencies, the

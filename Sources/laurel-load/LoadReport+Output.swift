@@ -1,4 +1,5 @@
 import Foundation
+import LaurelCore
 import LaurelJSON
 
 extension LoadReport {
@@ -18,7 +19,7 @@ extension LoadReport {
             "connections": .int(plan.connections),
             "authenticated": .int(authenticated),
             "duration_s": .double(Self.rounded(elapsedSeconds)),
-            "warmup_s": .double(Self.rounded(plan.warmup.secondsValue)),
+            "warmup_s": .double(Self.rounded(plan.warmup.inSeconds)),
             "sent": .int(sent),
             "acknowledged": .int(acknowledged),
             "logs_per_second": .double(Self.rounded(logsPerSecond)),
@@ -57,7 +58,7 @@ extension LoadReport {
         }
         lines.append("laurel-load run \(plan.runID): \(pace), \(plan.connections) connections over \(plan.users) users")
         lines.append("  measured     \(String(format: "%.2f", elapsedSeconds)) s"
-            + (plan.warmup > .zero ? " after \(String(format: "%.2f", plan.warmup.secondsValue)) s of warm-up" : ""))
+            + (plan.warmup > .zero ? " after \(String(format: "%.2f", plan.warmup.inSeconds)) s of warm-up" : ""))
         lines.append("  throughput   \(String(format: "%.1f", logsPerSecond)) logs/s (\(acknowledged) acknowledged of \(sent) sent"
             + (unanswered > 0 ? ", \(unanswered) unanswered)" : ")"))
         lines.append("  latency ms   p50 \(milliseconds(latencyMilliseconds(atPercentile: 50)))"

@@ -1,4 +1,5 @@
 import Histogram
+import LaurelCore
 
 /// The figures of a finished run, merged over all connections: throughput, latency percentiles, errors by
 /// code, the unlock check and what happened to the connections.
@@ -59,7 +60,7 @@ struct LoadReport: Sendable {
             // A duration run that lost its answers early still lasted the whole duration.
             if case .afterDuration(let duration) = plan.stop { elapsed = max(elapsed, duration) }
         }
-        elapsedSeconds = elapsed.secondsValue
+        elapsedSeconds = elapsed.inSeconds
     }
 
     var logsPerSecond: Double {

@@ -1,4 +1,5 @@
 import Histogram
+import LaurelCore
 
 /// How long an unlock takes to reach the user's other devices: for every achievement a LOG answer reported as
 /// unlocked, the time from that LOG's send time to the UNLOCK push arriving on each *other* connection of the

@@ -19,7 +19,7 @@ struct UserCommand: AsyncParsableCommand {
             var premiumSeconds: Double?
             if let premium {
                 guard let duration = DurationText.parse(premium) else { throw SettingError("--premium must be a duration such as 30d") }
-                premiumSeconds = DurationText.seconds(duration)
+                premiumSeconds = duration.inSeconds
             }
             let (connectionString, embedded) = try database.open(logger: logger)
             defer { embedded?.stop() }

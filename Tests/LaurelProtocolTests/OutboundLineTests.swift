@@ -15,7 +15,7 @@ import Testing
 
     @Test func pushes() {
         #expect(String(buffer: OutboundLine.push(kind: "BYE", ["reason": "idle"])) == #"* BYE {"reason":"idle"}"#)
-        #expect(String(buffer: OutboundLine.untaggedErr(.lineTooLong(limit: 65536)))
+        #expect(String(buffer: OutboundLine.err(tag: "*", .lineTooLong(limit: 65536)))
             == #"* ERR {"code":"line_too_long","message":"line longer than 65536 bytes","limit":65536}"#)
     }
 

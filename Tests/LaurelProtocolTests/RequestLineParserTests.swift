@@ -91,14 +91,4 @@ import Testing
         }
     }
 
-    @Test func parseRequestChecksFieldsUnderTheTag() throws {
-        let ok = try RequestLineParser.parseRequest(ByteBuffer(string: #"q LOG {"activity":"pushups"}"#)).get()
-        #expect(ok == TaggedRequest(tag: "q", request: .log(LogRequest(activity: "pushups"))))
-        guard case .failure(let error) = RequestLineParser.parseRequest(ByteBuffer(string: #"q LOG {"amount":2}"#)) else {
-            Issue.record("expected a failure")
-            return
-        }
-        #expect(error.tag == "q")
-        #expect(error.error == .invalidArgument(field: "activity", message: "missing field activity"))
-    }
 }

@@ -8,13 +8,10 @@ public enum DurationText {
             let number = text.dropLast(unit.suffix.count)
             // "5m" must not be read as a malformed "ms": only digits may stand before the unit.
             guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int64(number) else { continue }
-            return .milliseconds(count * unit.milliseconds)
+            // A number too large for the unit is not a duration (rather than a crash).
+            let (milliseconds, overflow) = count.multipliedReportingOverflow(by: unit.milliseconds)
+            return overflow ? nil : .milliseconds(milliseconds)
         }
         return nil
-    }
-
-    /// The duration in seconds, with its fraction.
-    public static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -19,9 +19,6 @@ public enum PostgresError: Error, Sendable, Hashable {
     /// `unique_violation` (23505): the row exists already.
     public var isUniqueViolation: Bool { sqlState == "23505" }
 
-    /// `serialization_failure` (40001) or `deadlock_detected` (40P01): retrying the transaction may succeed.
-    public var isSerializationFailure: Bool { sqlState == "40001" || sqlState == "40P01" }
-
     /// The database could not be reached or went away: connection failures, class 08 (connection
     /// exception) and the 57P0x codes a server sends when it shuts down or terminates a backend.
     public var isConnectionError: Bool {

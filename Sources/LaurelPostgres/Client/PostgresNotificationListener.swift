@@ -1,4 +1,5 @@
 import Foundation
+import LaurelCore
 import Logging
 
 /// Receives PostgreSQL `NOTIFY` messages on a dedicated connection and thread and delivers them
@@ -164,8 +165,7 @@ final class ListenerControl: @unchecked Sendable {
 
     /// Sleeps for `duration`, or less when a stop is requested meanwhile.
     func sleep(for duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = Date(timeIntervalSinceNow: duration.inSeconds)
         condition.withLock {
             while state == .running && condition.wait(until: deadline) {}
         }

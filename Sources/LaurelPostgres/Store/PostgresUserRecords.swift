@@ -109,7 +109,7 @@ struct PostgresUserRecords: UserRecords {
              PostgresValue(progress.shownStreak.map { JSONValue.object($0.json).serialized() })])
     }
 
-    func appendPush(kind: String, data: JSONObject) throws -> StoredPush {
+    func appendPush(_ push: PushDraft) throws -> StoredPush {
         let row = try connection.query(
             """
             WITH next AS (UPDATE laurel.users SET last_seq = last_seq + 1 WHERE id = $1::bigint RETURNING last_seq)
@@ -117,9 +117,9 @@ struct PostgresUserRecords: UserRecords {
             SELECT $1::bigint, next.last_seq, $2::text, $3::json FROM next
             RETURNING seq, \(PostgresTimestamp.column("created_at", as: "at"))
             """,
-            [userParameter, .text(kind), .text(JSONValue.object(data).serialized())]
+            [userParameter, .text(push.kind.rawValue), .text(JSONValue.object(push.data).serialized())]
         ).first.require()
-        return StoredPush(seq: Int64(try row.int("seq")), kind: kind, at: PostgresTimestamp.date(microseconds: try row.int("at")), data: data)
+        return push.stored(seq: Int64(try row.int("seq")), at: PostgresTimestamp.date(microseconds: try row.int("at")))
     }
 
     func pushes(after seq: Int64, limit: Int) throws -> [StoredPush] {
@@ -133,7 +133,10 @@ struct PostgresUserRecords: UserRecords {
             guard case .object(let data) = try JSONParser.parse(try row.string("data")) else {
                 throw StoreError.failed("stored push \(try row.int("seq")) is not a JSON object")
             }
-            return StoredPush(seq: Int64(try row.int("seq")), kind: try row.string("kind"),
+            guard let kind = PushKind(rawValue: try row.string("kind")) else {
+                throw StoreError.failed("stored push \(try row.int("seq")) is of an unknown kind")
+            }
+            return StoredPush(seq: Int64(try row.int("seq")), kind: kind,
                               at: PostgresTimestamp.date(microseconds: try row.int("at")), data: data)
         }
     }

@@ -16,13 +16,3 @@ public struct RequestLine: Sendable, Hashable {
     }
 }
 
-/// A fully checked request with the tag to answer it with.
-public struct TaggedRequest: Sendable, Hashable {
-    public var tag: String
-    public var request: Request
-
-    public init(tag: String, request: Request) {
-        self.tag = tag
-        self.request = request
-    }
-}

@@ -28,17 +28,6 @@ public enum RequestLineParser {
         line.withUnsafeBufferPointer { parse($0) }
     }
 
-    /// Parses the line and then the verb's fields, so the result is ready to execute.
-    public static func parseRequest(_ line: ByteBuffer) -> Result<TaggedRequest, TaggedProtocolError> {
-        parse(line).flatMap { requestLine in
-            do throws(ProtocolError) {
-                return .success(TaggedRequest(tag: requestLine.tag, request: try Request.parse(requestLine)))
-            } catch {
-                return .failure(TaggedProtocolError(tag: requestLine.tag, error: error))
-            }
-        }
-    }
-
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<RequestLine, TaggedProtocolError> {
         let space = UInt8(ascii: " ")
         // A line of one word has no tag: the word may as well be a verb typed without one.

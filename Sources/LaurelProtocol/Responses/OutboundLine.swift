@@ -30,11 +30,6 @@ public enum OutboundLine {
         line(prefix: "*", word: kind, .object(object))
     }
 
-    /// An error that belongs to no request, sent as the push `* ERR {...}` (for example `line_too_long`).
-    public static func untaggedErr(_ error: ProtocolError) -> ByteBuffer {
-        push(kind: "ERR", error.json)
-    }
-
     private static func line(prefix: String, word: String, _ value: JSONValue) -> ByteBuffer {
         var bytes: [UInt8] = []
         bytes.append(contentsOf: prefix.utf8)

@@ -60,7 +60,7 @@ struct ProgressEngine: Sendable {
         for unlock in decision.unlocks where !(try records.insertUnlock(achievementID: unlock.id, at: now)) {
             throw StoreError.failed("achievement \(unlock.id) was unlocked under the user's lock by someone else")
         }
-        let pushes = try decision.pushes.map { try records.appendPush(kind: $0.kind.rawValue, data: $0.data) }
+        let pushes = try decision.pushes.map(records.appendPush)
         if let last = pushes.last { try records.announcePushes(through: last.seq) }
         var figures = decision.figures
         figures.state = try decision.state.encoded()

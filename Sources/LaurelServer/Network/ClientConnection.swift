@@ -100,7 +100,7 @@ struct ClientConnection {
             guard let context = state.context else { throw ProtocolError.notAuthenticated() }
             let outcome = try await RequestRouter.route(request, in: context)
             await outlet.write(OutboundLine.ok(tag: tag, outcome.value))
-            services.metrics.unlocks.wrappingAdd(outcome.pushes.filter { $0.kind == "UNLOCK" }.count, ordering: .relaxed)
+            services.metrics.unlocks.wrappingAdd(outcome.pushes.filter { $0.kind == .unlock }.count, ordering: .relaxed)
             await services.registry.deliver(outcome.pushes, to: context.user.id)
             if let reason = outcome.closeReason { return .close(reason: reason) }
             return .proceed

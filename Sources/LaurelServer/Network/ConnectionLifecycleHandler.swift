@@ -78,9 +78,3 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 }
 
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}

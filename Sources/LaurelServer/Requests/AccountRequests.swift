@@ -89,7 +89,7 @@ enum AccountRequests {
             let pushes = try records.pushes(after: after, limit: limit)
             return [
                 "notifications": .array(pushes.map { push in
-                    ["seq": .int(Int(push.seq)), "kind": .string(push.kind), "at": .string(Timestamp.format(push.at)), "data": .object(push.data)]
+                    ["seq": .int(Int(push.seq)), "kind": .string(push.kind.rawValue), "at": .string(Timestamp.format(push.at)), "data": .object(push.data)]
                 }),
                 "last_seq": .int(Int(try records.lastPushSeq())),
             ]

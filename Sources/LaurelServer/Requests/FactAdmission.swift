@@ -24,8 +24,7 @@ struct FactAdmission: Sendable {
     func admitNewFact() throws {
         if let timeProblem { throw LogRequests.error(for: timeProblem) }
         if let rateWait {
-            let milliseconds = rateWait.components.seconds * 1000 + rateWait.components.attoseconds / 1_000_000_000_000_000
-            throw ProtocolError.rateLimited(retryAfterMs: Int(max(1, milliseconds)))
+            throw ProtocolError.rateLimited(retryAfterMs: Int(max(1, rateWait.wholeMilliseconds)))
         }
     }
 

@@ -109,6 +109,6 @@ enum PushRendering {
     }
 
     static func line(_ push: StoredPush) -> ByteBuffer {
-        OutboundLine.push(kind: push.kind, object(push))
+        OutboundLine.push(kind: push.kind.rawValue, object(push))
     }
 }

@@ -68,8 +68,7 @@ struct LogAllowance: Sendable {
     mutating func spend(at now: ContinuousClock.Instant) -> Duration? {
         if let lastRefill {
             let elapsed = now - lastRefill
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            tokens = min(burst, tokens + seconds * perSecond)
+            tokens = min(burst, tokens + elapsed.inSeconds * perSecond)
         }
         lastRefill = now
         if tokens >= 1 {

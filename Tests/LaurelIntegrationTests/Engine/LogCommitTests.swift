@@ -39,7 +39,7 @@ import Testing
             return
         }
         #expect(version == 1)
-        #expect(pushes.map(\.seq) == [1] && pushes.map(\.kind) == ["UNLOCK"])
+        #expect(pushes.map(\.seq) == [1] && pushes.map(\.kind) == [.unlock])
         guard case .failure(.failed(let reason)) = results[1] else {
             Issue.record("the broken part did not fail: \(results[1])")
             return

@@ -15,6 +15,10 @@ UPDATE laurel.progress SET state_version = -1;
 -- tells what changed since. Small and of fixed size, so it is written with every LOG, unlike the state.
 ALTER TABLE laurel.progress ADD COLUMN shown_streak json;
 
+-- A stored engine state names the newest log it includes (EngineState.lastLogSeq); a session bringing an older
+-- state up to the user's version adds the live logs after it, found here.
+CREATE INDEX logs_user_seq ON laurel.logs (user_id, seq) WHERE deleted_at IS NULL;
+
 -- One evaluated LOG of one user, as laurel.record_logs takes it (from a JSON array, one object per LOG): the log
 -- row with its answer (`response`, JSON text), the achievements it unlocked and when, the pushes it caused
 -- (`push_kinds` and `push_data`, JSON text, stored with the user's next seqs in this order and announced with
@@ -46,7 +50,8 @@ CREATE TYPE laurel.log_commit AS (
 -- Stores one evaluated LOG unless the user's state version moved on ('stale'), the log id is taken ('duplicate')
 -- or the user is gone ('unknown_user'); in those cases nothing is written. May raise (for instance a unique
 -- violation on an unlock a concurrent writer stored): the caller decides what that rolls back.
-CREATE FUNCTION laurel.record_log(part laurel.log_commit, OUT outcome text, OUT new_version bigint, OUT new_last_seq bigint)
+CREATE FUNCTION laurel.record_log(
+    part laurel.log_commit, OUT outcome text, OUT new_version bigint, OUT new_last_seq bigint, OUT new_log_seq bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
     push_count integer := coalesce(cardinality(part.push_kinds), 0);
@@ -67,7 +72,8 @@ BEGIN
     INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, note, requested_at, response, local_hour)
     VALUES (part.user_id, part.id, part.activity, part.amount, 'epoch'::timestamptz + part.at_us * interval '1 microsecond',
             part.day, part.note, 'epoch'::timestamptz + part.requested_us * interval '1 microsecond', part.response::json,
-            part.local_hour);
+            part.local_hour)
+    RETURNING seq INTO new_log_seq;
     IF cardinality(part.unlocks) > 0 THEN
         INSERT INTO laurel.unlocks (user_id, achievement_id, unlocked_at)
         SELECT part.user_id, unlocked.id, 'epoch'::timestamptz + part.unlocked_us * interval '1 microsecond'
@@ -124,7 +130,7 @@ END $$;
 -- slow every other transaction's snapshots, so only a failed batch pays for them. A batch holds at most one LOG
 -- per user (else call it isolated), ordered by user, so that batches lock users' rows in one order.
 CREATE FUNCTION laurel.record_logs(batch jsonb, isolated boolean DEFAULT false)
-RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, committed_us bigint, detail text)
+RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, log_seq bigint, committed_us bigint, detail text)
 LANGUAGE plpgsql
 -- A batch touches a few rows of each of its users among many: by index, always, whatever the statistics said
 -- when the plan was made (a plan cached while the tables were small would otherwise scan them for good); and one
@@ -141,7 +147,7 @@ BEGIN
     committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
     detail := NULL;
     IF NOT isolated THEN
-        FOR outcome, new_version, new_last_seq, part_user IN
+        FOR outcome, new_version, new_last_seq, log_seq, part_user IN
         WITH parts AS (
             -- A log id seen here was stored by a writer that committed before; one stored later moved the version
             -- on, which the update below checks under the user's row lock. (A lateral lookup per part, so that
@@ -165,6 +171,7 @@ BEGIN
             SELECT s.user_id, s.id, s.activity, s.amount, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
                    s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json, s.local_hour
               FROM stored s
+            RETURNING user_id AS logged_user, seq AS logged_seq
         ), unlocks AS (
             INSERT INTO laurel.unlocks (user_id, achievement_id, unlocked_at)
             SELECT s.user_id, unlocked.id, 'epoch'::timestamptz + s.unlocked_us * interval '1 microsecond'
@@ -188,9 +195,11 @@ BEGIN
                     ELSE 'unknown_user' END,
                s.bumped_version,
                CASE WHEN s.push_count > 0 THEN laurel.announce_pushes(s.user_id, s.bumped_last_seq) ELSE s.bumped_last_seq END,
+               logged.logged_seq,
                p.user_id
           FROM parts p
           LEFT JOIN stored s ON s.ordinality = p.ordinality
+          LEFT JOIN logs logged ON logged.logged_user = s.user_id
           LEFT JOIN LATERAL (SELECT x.id FROM laurel.users x WHERE x.id = p.user_id AND s.user_id IS NULL LIMIT 1) AS known ON true
          ORDER BY p.ordinality
         LOOP
@@ -206,17 +215,20 @@ BEGIN
     FOR part IN SELECT * FROM jsonb_populate_recordset(NULL::laurel.log_commit, batch) LOOP
         detail := NULL;
         BEGIN
-            SELECT r.outcome, r.new_version, r.new_last_seq INTO outcome, new_version, new_last_seq FROM laurel.record_log(part) r;
+            SELECT r.outcome, r.new_version, r.new_last_seq, r.new_log_seq INTO outcome, new_version, new_last_seq, log_seq
+              FROM laurel.record_log(part) r;
         EXCEPTION
             WHEN unique_violation THEN
                 outcome := 'stale';
                 new_version := NULL;
                 new_last_seq := NULL;
+                log_seq := NULL;
                 detail := SQLERRM;
             WHEN OTHERS THEN
                 outcome := 'failed';
                 new_version := NULL;
                 new_last_seq := NULL;
+                log_seq := NULL;
                 detail := SQLSTATE || ': ' || SQLERRM;
         END;
         IF outcome = 'committed' THEN

@@ -35,8 +35,9 @@ public struct LogCommit: Sendable {
 
     /// What became of one commit.
     public enum Outcome: Sendable, Equatable {
-        /// Stored; the user's state is now at `version`, and the pushes got these seqs.
-        case committed(version: Int64, pushes: [StoredPush])
+        /// Stored; the user's state is now at `version`, the log got `logSeq` (its place among all logs), and the
+        /// pushes got these seqs.
+        case committed(version: Int64, logSeq: Int64, pushes: [StoredPush])
         /// Nothing stored: another writer changed the user's state since `expectedVersion`.
         case stale
         /// Nothing stored: the log id is taken (a retry, or a conflicting reuse).

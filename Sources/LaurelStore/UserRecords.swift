@@ -30,6 +30,10 @@ public protocol UserRecords {
     func logFacts(activity: String, from: Date, through: Date) throws -> [LoggedFact]
     /// Every live log, lesson completion and event: the input of a full recomputation.
     func allFacts() throws -> ProgressFacts
+    /// Live logs stored after the log numbered `seq` (by `laurel.logs.seq`), in that order, with their numbers.
+    func liveLogs(afterSeq seq: Int64) throws -> [(seq: Int64, fact: LoggedFact)]
+    /// The number of the newest live log (0 when there is none).
+    func lastLogSeq() throws -> Int64
 
     func lessonCompletion(id: String) throws -> StoredLesson?
     func insertLessonCompletion(_ lesson: StoredLesson) throws

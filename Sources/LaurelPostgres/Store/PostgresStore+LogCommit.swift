@@ -37,7 +37,7 @@ extension PostgresStore {
         // Ordered by user, so that concurrent batches take users' row locks in one order.
         let order = commits.indices.sorted { commits[$0].user.rawValue < commits[$1].user.rawValue }
         let batch = JSONValue.array(order.map { batchElement(commits[$0]) }).serialized()
-        let sql = "SELECT outcome, new_version, new_last_seq, committed_us, detail FROM laurel.record_logs($1::jsonb, $2::boolean)"
+        let sql = "SELECT outcome, new_version, new_last_seq, log_seq, committed_us, detail FROM laurel.record_logs($1::jsonb, $2::boolean)"
         // Set by set needs one LOG per user (one session writes one at a time, so this is the rule).
         let onePerUser = Set(commits.map(\.user)).count == commits.count
         let rows: PostgresRows
@@ -64,7 +64,7 @@ extension PostgresStore {
             let at = PostgresTimestamp.date(microseconds: try row.int("committed_us"))
             let firstSeq = lastSeq - Int64(commit.pushes.count) + 1
             let pushes = commit.pushes.enumerated().map { index, draft in draft.stored(seq: firstSeq + Int64(index), at: at) }
-            return .success(.committed(version: Int64(try row.int("new_version")), pushes: pushes))
+            return .success(.committed(version: Int64(try row.int("new_version")), logSeq: Int64(try row.int("log_seq")), pushes: pushes))
         case "stale":
             return .success(.stale)
         case "duplicate":

@@ -17,6 +17,22 @@ extension PostgresUserRecords {
         ).map(Self.fact)
     }
 
+    func liveLogs(afterSeq seq: Int64) throws -> [(seq: Int64, fact: LoggedFact)] {
+        try connection.query(
+            """
+            SELECT seq, id, activity_id, amount, \(PostgresTimestamp.column("at", as: "at_us")), to_char(day, 'YYYY-MM-DD') AS day, local_hour
+              FROM laurel.logs WHERE user_id = $1::bigint AND deleted_at IS NULL AND seq > $2::bigint ORDER BY seq
+            """, [userParameter, .int(Int(seq))]
+        ).map { (Int64(try $0.int("seq")), try Self.fact($0)) }
+    }
+
+    func lastLogSeq() throws -> Int64 {
+        // Live logs by the (user_id, seq) index; a deleted log newer than all of them changes no figure.
+        Int64(try connection.query(
+            "SELECT coalesce(max(seq), 0) AS seq FROM laurel.logs WHERE user_id = $1::bigint AND deleted_at IS NULL", [userParameter]
+        ).first.require().int("seq"))
+    }
+
     func allFacts() throws -> ProgressFacts {
         let logs = try connection.query(
             """

@@ -7,11 +7,20 @@ import LaurelStore
 /// costs one update, not a pass over the history) and the streak last shown (to tell what changed).
 struct EngineState: Codable, Sendable {
     /// Bumped when the stored form changes; an older form is rebuilt from the facts.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     var version = EngineState.currentVersion
     var accumulator: ProgressAccumulator
     var streak: StreakState
+    /// The number (`laurel.logs.seq`) of the newest log the accumulator includes: the live logs after it are
+    /// what a state of an older version lacks, when only LOGs came since (every other writer stores the state).
+    var lastLogSeq: Int64 = 0
+
+    init(accumulator: ProgressAccumulator, streak: StreakState, lastLogSeq: Int64) {
+        self.accumulator = accumulator
+        self.streak = streak
+        self.lastLogSeq = lastLogSeq
+    }
 
     static func decode(_ text: String?) -> EngineState? {
         guard let text, let state = try? JSONDecoder().decode(EngineState.self, from: Data(text.utf8)),

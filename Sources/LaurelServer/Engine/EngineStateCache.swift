@@ -32,6 +32,17 @@ final class EngineStateCache: Sendable {
         }
     }
 
+    /// The engine state held, whatever its version.
+    var newestState: (version: Int64, state: EngineState)? {
+        held.withLock { held in
+            switch held.entry {
+            case .progress(let progress): (progress.version, progress.state)
+            case .state(let version, let state): (version, state)
+            case nil: nil
+            }
+        }
+    }
+
     /// The session's progress, when it holds all of it and no newer version was announced.
     var progress: SessionProgress? {
         held.withLock { held in

@@ -43,10 +43,11 @@ struct ProgressDecision: Sendable {
     ///   - alreadyUnlocked: every achievement the user unlocked before.
     ///   - highestLevelReached: the highest level reached before.
     ///   - removesFacts: the change deleted facts (a shorter streak is then a correction, not news).
+    ///   - lastLogSeq: the number of the newest log `accumulator` includes, as far as known (see `EngineState`).
     ///   - now: when the change is evaluated.
     static func decide(
         accumulator: ProgressAccumulator, shownStreak: StreakState, context: EvaluationContext, alreadyUnlocked: Set<String>,
-        highestLevelReached: Int, removesFacts: Bool, now: Date
+        highestLevelReached: Int, removesFacts: Bool, lastLogSeq: Int64, now: Date
     ) -> ProgressDecision {
         let today = LocalDay(of: now, in: context.zone)
         let streak = accumulator.streak(today: today, settings: context.history)
@@ -71,7 +72,7 @@ struct ProgressDecision: Sendable {
             pushes.append(PushDraft(kind: .streak, data: ["event": .string(event.rawValue), "streak": StreakRendering.json(streak)]))
         }
         return ProgressDecision(
-            state: EngineState(accumulator: accumulator, streak: streak), unlocks: unlocks, xp: outcome.xp, level: outcome.level,
+            state: EngineState(accumulator: accumulator, streak: streak, lastLogSeq: lastLogSeq), unlocks: unlocks, xp: outcome.xp, level: outcome.level,
             highestLevel: outcome.highestLevel, pushes: pushes)
     }
 }

@@ -41,6 +41,12 @@ struct ProgressEngine: Sendable {
             if case .factsRemoved = self { return true }
             return false
         }
+
+        /// The id of the new log, when the change is one.
+        var newLogID: String? {
+            if case .newLog(let log) = self { return log.id }
+            return nil
+        }
     }
 
     /// Evaluates `change` inside a writing unit of work and stores what follows (unlocks, pushes, figures and
@@ -50,12 +56,13 @@ struct ProgressEngine: Sendable {
         let progress = try records.progress()
         // The unit of work moved the version on when it took the lock; the state to start from is the previous.
         let version = try records.stateVersion()
-        let saved = try savedState(at: version - 1, progress, records: records)
+        // A new log is stored before the engine runs: it is the change, not part of the state before it.
+        let saved = try savedState(at: version - 1, progress, context: context, records: records, leavingOut: change.newLogID)
         let accumulator = try currentAccumulator(saved: saved, change: change, context: context, records: records)
         let decision = ProgressDecision.decide(
             accumulator: accumulator, shownStreak: progress.shownStreak ?? saved?.streak ?? StreakState(), context: context,
             alreadyUnlocked: Set(try records.unlocks().keys), highestLevelReached: progress.maxLevel,
-            removesFacts: change.removesFacts, now: now)
+            removesFacts: change.removesFacts, lastLogSeq: try records.lastLogSeq(), now: now)
 
         for unlock in decision.unlocks where !(try records.insertUnlock(achievementID: unlock.id, at: now)) {
             throw StoreError.failed("achievement \(unlock.id) was unlocked under the user's lock by someone else")
@@ -74,7 +81,7 @@ struct ProgressEngine: Sendable {
         let context = try EvaluationContext(records: records, now: now, engine: self)
         let progress = try records.progress()
         let accumulator: ProgressAccumulator
-        if let saved = try savedState(at: try records.stateVersion(), progress, records: records),
+        if let saved = try savedState(at: try records.stateVersion(), progress, context: context, records: records),
            saved.accumulator.speedWindows == context.speedWindows {
             accumulator = saved.accumulator
         } else {
@@ -85,12 +92,29 @@ struct ProgressEngine: Sendable {
             unlocks: try records.unlocks(), xp: progress.xp, level: progress.level, highestLevel: progress.maxLevel)
     }
 
-    /// The engine state at the user's state `version`: from memory when this instance holds that version, else
-    /// the stored one when it was saved at that version; nil when it must be rebuilt from the facts.
-    func savedState(at version: Int64, _ progress: StoredProgress, records: any UserRecords) throws -> EngineState? {
-        if let kept = cache?.state(ifVersion: version) { return kept }
-        guard progress.stateVersion == version else { return nil }
-        return EngineState.decode(try records.progressState())
+    /// The engine state at the user's state `version`, from the newest state at hand that is not newer: the one
+    /// this session holds, or the stored one. An older one is brought up to `version` by adding the live logs
+    /// stored after it, which is all that can have changed since (every writer but a LOG stores the state); nil
+    /// when there is none, or when a log to add needs its neighbours (a speed window): rebuild from the facts.
+    /// - Parameter leavingOut: the id of a log stored by the unit of work that asks (not part of `version`).
+    func savedState(
+        at version: Int64, _ progress: StoredProgress, context: EvaluationContext, records: any UserRecords, leavingOut: String? = nil
+    ) throws -> EngineState? {
+        var candidates: [(version: Int64, state: EngineState)] = []
+        if let kept = cache?.newestState, kept.version <= version { candidates.append(kept) }
+        if progress.stateVersion >= 0, progress.stateVersion <= version, candidates.first.map({ $0.version < progress.stateVersion }) ?? true,
+           let stored = EngineState.decode(try records.progressState()) {
+            candidates.append((progress.stateVersion, stored))
+        }
+        guard let newest = candidates.max(by: { $0.version < $1.version }) else { return nil }
+        var state = newest.state
+        guard newest.version < version else { return state }
+        for (seq, log) in try records.liveLogs(afterSeq: state.lastLogSeq) where log.id != leavingOut {
+            guard !state.accumulator.speedWindows.contains(where: { $0.activity == log.activity }) else { return nil }
+            state.accumulator.record(log, neighbours: [], settings: context.history)
+            state.lastLogSeq = max(state.lastLogSeq, seq)
+        }
+        return state
     }
 
     func currentAccumulator(

@@ -38,10 +38,10 @@ struct SessionProgress: Sendable {
         unlocks = try records.unlocks()
         let progress = try records.progress()
         savedVersion = progress.stateVersion
-        let saved = try engine.savedState(at: version, progress, records: records)
+        let saved = try engine.savedState(at: version, progress, context: context, records: records)
         let accumulator = try engine.currentAccumulator(saved: saved, change: .catchUp, context: context, records: records)
         shownStreak = progress.shownStreak ?? saved?.streak ?? StreakState()
-        state = EngineState(accumulator: accumulator, streak: shownStreak)
+        state = EngineState(accumulator: accumulator, streak: shownStreak, lastLogSeq: try records.lastLogSeq())
         xp = progress.xp
         level = progress.level
         highestLevel = progress.maxLevel
@@ -72,7 +72,7 @@ struct SessionProgress: Sendable {
         accumulator.record(log, neighbours: [], settings: context.history)
         return ProgressDecision.decide(
             accumulator: accumulator, shownStreak: shownStreak, context: context, alreadyUnlocked: Set(unlocks.keys),
-            highestLevelReached: highestLevel, removesFacts: false, now: now)
+            highestLevelReached: highestLevel, removesFacts: false, lastLogSeq: state.lastLogSeq, now: now)
     }
 
     /// Whether evaluating with nothing new would change anything: an achievement met now (a catalog addition), a
@@ -80,7 +80,7 @@ struct SessionProgress: Sendable {
     func changesOnCatchUp(now: Date) -> Bool {
         let decision = ProgressDecision.decide(
             accumulator: state.accumulator, shownStreak: shownStreak, context: context, alreadyUnlocked: Set(unlocks.keys),
-            highestLevelReached: highestLevel, removesFacts: false, now: now)
+            highestLevelReached: highestLevel, removesFacts: false, lastLogSeq: state.lastLogSeq, now: now)
         let (before, after) = (shownStreak, decision.streak)
         return !decision.pushes.isEmpty || !decision.unlocks.isEmpty || decision.xp != xp || decision.level != level
             || decision.highestLevel != highestLevel || before.current != after.current || before.longest != after.longest
@@ -96,11 +96,12 @@ struct SessionProgress: Sendable {
             highestLevel: highestLevel)
     }
 
-    /// Takes on a decision once it is stored, at the user's new `version`, with its pushes.
-    mutating func apply(_ decision: ProgressDecision, version: Int64, pushes: [StoredPush], now: Date) {
+    /// Takes on a decision once it is stored, at the user's new `version`, with the stored log's number and pushes.
+    mutating func apply(_ decision: ProgressDecision, version: Int64, logSeq: Int64, pushes: [StoredPush], now: Date) {
         self.version = version
         lastSeq = max(lastSeq, pushes.map(\.seq).max() ?? lastSeq)
         state = decision.state
+        state.lastLogSeq = max(state.lastLogSeq, logSeq)
         shownStreak = decision.streak
         for unlock in decision.unlocks { unlocks[unlock.id] = now }
         xp = decision.xp

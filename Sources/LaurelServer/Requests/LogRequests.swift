@@ -51,8 +51,8 @@ enum LogRequests {
             user: context.user.id, expectedVersion: progress.version, log: log, unlocks: decision.unlocks.map(\.id),
             unlockedAt: now, pushes: decision.pushes, figures: decision.figures)
         switch try await context.store.commitLog(commit) {
-        case .committed(let version, let pushes):
-            progress.apply(decision, version: version, pushes: pushes, now: now)
+        case .committed(let version, let logSeq, let pushes):
+            progress.apply(decision, version: version, logSeq: logSeq, pushes: pushes, now: now)
             cache.keep(progress)
             return (answer, pushes)
         case .stale:

@@ -34,7 +34,7 @@ import Testing
         ]
         let results = try await pool.withConnection { connection in try PostgresStore.storeLogs(batch, on: connection) }
 
-        guard case .success(.committed(let version, let pushes)) = results[0] else {
+        guard case .success(.committed(let version, _, let pushes)) = results[0] else {
             Issue.record("the good part was not committed: \(results[0])")
             return
         }
@@ -75,7 +75,7 @@ import Testing
         ]
         let results = try await pool.withConnection { connection in try PostgresStore.storeLogs(batch, on: connection) }
         #expect(try results[0].get() == .duplicate)
-        guard case .success(.committed(version: 1, let pushes)) = results[1] else {
+        guard case .success(.committed(version: 1, logSeq: _, let pushes)) = results[1] else {
             Issue.record("not committed: \(results[1])")
             return
         }
@@ -104,7 +104,7 @@ import Testing
         }
         await pool.close()
         #expect(outcomes.count == users.count)
-        #expect(outcomes.allSatisfy { if case .committed(version: 1, pushes: []) = $0 { true } else { false } })
+        #expect(outcomes.allSatisfy { if case .committed(version: 1, logSeq: _, pushes: []) = $0 { true } else { false } })
         for user in users { #expect(try await Self.versionAndLogs(user) == "1/1") }
     }
 

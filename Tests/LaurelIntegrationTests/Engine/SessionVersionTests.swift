@@ -107,6 +107,42 @@ import Testing
         }
     }
 
+    /// A session that finds the user's version moved on (LOGs, a deletion, LOGs again on the other instance) brings
+    /// the newest engine state at hand up to date with the logs stored since; its figures agree with a
+    /// recomputation from the stored facts either way.
+    @Test func aSessionCatchesUpWithLogsStoredElsewhere() async throws {
+        let catalog = try ShippedCatalogs.load("standfit")
+        let user = try await LaurelTestDatabase.createUser("catch-up")
+        try await TestServer.withServer { first in
+            try await TestServer.withServer { second in
+                let here = try await LineClient.authenticated(port: first.port, token: user.token)
+                let there = try await LineClient.authenticated(port: second.port, token: user.token)
+                Engine.ok(try await here.request("PING"))
+                Engine.ok(try await there.request("PING"))
+                for day in 0..<6 {
+                    Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 9 - day), id: "c\(day)")))
+                }
+                // The other instance reads what the first logged, deletes one (which stores the state), and both go on.
+                let caughtUp = try await Eventually.holds(timeout: .seconds(10)) {
+                    Engine.ok(try await there.request("PROFILE"))["totals"]?["logs"]?.intValue == 6
+                }
+                #expect(caughtUp)
+                Engine.ok(try await there.request("LOG.DELETE", ["id": "c2"]))
+                for day in 6..<9 {
+                    Engine.ok(try await here.request("LOG", Engine.log("pushups", amount: 10, at: TestClock.noon(daysAgo: 9 - day), id: "c\(day)")))
+                }
+                Engine.ok(try await there.request("LOG", Engine.log("lunges", amount: 3, at: TestClock.noon(daysAgo: 0), id: "c9")))
+                let reference = try await RecomputedProgress.read(user, zone: .gmt, catalog: catalog)
+                let settled = try await Eventually.holds(timeout: .seconds(10)) {
+                    Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 9
+                }
+                #expect(settled)
+                try await reference.expectAgreement(with: here, catalog: catalog, "first instance")
+                try await reference.expectAgreement(with: there, catalog: catalog, "second instance")
+            }
+        }
+    }
+
     static let loaded = "laurel_session_progress_total{source=\"store\"}"
     static let held = "laurel_session_progress_total{source=\"session\"}"
 }

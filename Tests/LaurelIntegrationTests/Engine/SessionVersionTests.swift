@@ -13,97 +13,82 @@ import Testing
         let catalog = try ShippedCatalogs.load("standfit")
         let user = try await LaurelTestDatabase.createUser("two-instances")
         // Neither instance hears of the other's writes, so each finds out from a stale commit.
-        try await TestServer.withServer(hearsStateVersions: false) { first in
-            try await TestServer.withServer(hearsStateVersions: false) { second in
-                let here = try await LineClient.authenticated(port: first.port, token: user.token)
-                let there = try await LineClient.authenticated(port: second.port, token: user.token)
-                var totals: [Int] = []
-                for step in 0..<12 {
-                    let client = step % 3 == 2 ? there : here
-                    let answer = Engine.ok(try await client.request(
-                        "LOG", Engine.log("pushups", amount: 10, at: TestClock.noon(daysAgo: 12 - step), id: "alt-\(step)")))
-                    totals.append(answer["xp"]?.intValue ?? -1)
-                }
-                #expect(totals == totals.sorted(), "XP never goes back: \(totals)")
-                #expect(try await LaurelTestDatabase.logCount(of: user) == 12)
-
-                // Both instances stored logs from their sessions, and each took the transactional path after the
-                // other had written in between.
-                let fromSession = first.counter("laurel_logs_stored_total{path=\"session\"}") + second.counter("laurel_logs_stored_total{path=\"session\"}")
-                let retried = first.counter("laurel_logs_stored_total{path=\"transaction\"}") + second.counter("laurel_logs_stored_total{path=\"transaction\"}")
-                #expect(fromSession > 0 && retried > 0, "session \(fromSession), transaction \(retried)")
-                #expect(fromSession + retried == 12)
-
-                let unlocks = try await LaurelTestDatabase.count(
-                    "SELECT count(*) - count(DISTINCT achievement_id) FROM laurel.unlocks WHERE user_id = $1::bigint",
-                    [.int(Int(user.id.rawValue))])
-                #expect(unlocks == 0)
-                let reference = try await RecomputedProgress.read(user, zone: .gmt, catalog: catalog)
-                try await reference.expectAgreement(with: here, catalog: catalog, "first instance")
-                try await reference.expectAgreement(with: there, catalog: catalog, "second instance")
+        try await Self.onTwoInstances(user, hearsStateVersions: false) { first, here, second, there in
+            var totals: [Int] = []
+            for step in 0..<12 {
+                let client = step % 3 == 2 ? there : here
+                let answer = Engine.ok(try await client.request(
+                    "LOG", Engine.log("pushups", amount: 10, at: TestClock.noon(daysAgo: 12 - step), id: "alt-\(step)")))
+                totals.append(answer["xp"]?.intValue ?? -1)
             }
+            #expect(totals == totals.sorted(), "XP never goes back: \(totals)")
+            #expect(try await LaurelTestDatabase.logCount(of: user) == 12)
+
+            // Both instances stored logs from their sessions, and each took the transactional path after the
+            // other had written in between.
+            let fromSession = first.counter("laurel_logs_stored_total{path=\"session\"}") + second.counter("laurel_logs_stored_total{path=\"session\"}")
+            let retried = first.counter("laurel_logs_stored_total{path=\"transaction\"}") + second.counter("laurel_logs_stored_total{path=\"transaction\"}")
+            #expect(fromSession > 0 && retried > 0, "session \(fromSession), transaction \(retried)")
+            #expect(fromSession + retried == 12)
+
+            let unlocks = try await LaurelTestDatabase.count(
+                "SELECT count(*) - count(DISTINCT achievement_id) FROM laurel.unlocks WHERE user_id = $1::bigint",
+                [.int(Int(user.id.rawValue))])
+            #expect(unlocks == 0)
+            let reference = try await RecomputedProgress.read(user, zone: .gmt, catalog: catalog)
+            try await reference.expectAgreement(with: here, catalog: catalog, "first instance")
+            try await reference.expectAgreement(with: there, catalog: catalog, "second instance")
         }
     }
 
     @Test func aLogRacingOnTwoInstancesUnlocksOnce() async throws {
         let user = try await LaurelTestDatabase.createUser("race-instances")
-        try await TestServer.withServer { first in
-            try await TestServer.withServer { second in
-                let here = try await LineClient.authenticated(port: first.port, token: user.token)
-                let there = try await LineClient.authenticated(port: second.port, token: user.token)
-                // Both sessions hold the same version before the race.
-                Engine.ok(try await here.request("PROFILE"))
-                Engine.ok(try await there.request("PROFILE"))
-                async let a = here.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 1), id: "race-a"))
-                async let b = there.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 1, minute: 1), id: "race-b"))
-                let answers = [Engine.ok(try await a), Engine.ok(try await b)]
-                let reported = answers.flatMap { Engine.ids($0["unlocked"]) }
-                #expect(reported.filter { $0 == "first_exercise" }.count == 1, "\(reported)")
-                #expect(try await LaurelTestDatabase.count(
-                    "SELECT count(*) FROM laurel.unlocks WHERE user_id = $1::bigint AND achievement_id = 'first_exercise'",
-                    [.int(Int(user.id.rawValue))]) == 1)
-                #expect(try await LaurelTestDatabase.logCount(of: user) == 2)
-            }
+        try await Self.onTwoInstances(user) { first, here, second, there in
+            // Both sessions hold the same version before the race.
+            Engine.ok(try await here.request("PROFILE"))
+            Engine.ok(try await there.request("PROFILE"))
+            async let a = here.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 1), id: "race-a"))
+            async let b = there.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 1, minute: 1), id: "race-b"))
+            let answers = [Engine.ok(try await a), Engine.ok(try await b)]
+            let reported = answers.flatMap { Engine.ids($0["unlocked"]) }
+            #expect(reported.filter { $0 == "first_exercise" }.count == 1, "\(reported)")
+            #expect(try await LaurelTestDatabase.count(
+                "SELECT count(*) FROM laurel.unlocks WHERE user_id = $1::bigint AND achievement_id = 'first_exercise'",
+                [.int(Int(user.id.rawValue))]) == 1)
+            #expect(try await LaurelTestDatabase.logCount(of: user) == 2)
         }
     }
 
     @Test func readsAnswerFromTheSessionAndNoticeWritesElsewhere() async throws {
         let user = try await LaurelTestDatabase.createUser("reads-memory")
-        try await TestServer.withServer { first in
-            try await TestServer.withServer { second in
-                let here = try await LineClient.authenticated(port: first.port, token: user.token)
-                let there = try await LineClient.authenticated(port: second.port, token: user.token)
-                // Each AUTH evaluates (and writes) after its answer; a request answered after it is behind that.
-                Engine.ok(try await here.request("PING"))
-                Engine.ok(try await there.request("PING"))
-                Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 7, at: TestClock.noon(daysAgo: 1))))
-                let loads = first.counter(Self.loaded)
-                let held = first.counter(Self.held)
+        try await Self.onTwoInstances(user) { first, here, second, there in
+            Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 7, at: TestClock.noon(daysAgo: 1))))
+            let loads = first.counter(Self.loaded)
+            let held = first.counter(Self.held)
 
-                // Reads right after the LOG: from memory, and showing it.
-                let profile = Engine.ok(try await here.request("PROFILE"))
-                #expect(profile["totals"]?["logs"]?.intValue == 1)
-                Engine.ok(try await here.request("ACHIEVEMENTS"))
-                #expect(Engine.ok(try await here.request("ACHIEVEMENT", ["id": "first_exercise"]))["unlocked_at"] != nil)
-                #expect(Engine.ok(try await here.request("SETTINGS"))["time_zone"]?.stringValue == "UTC")
-                #expect(first.counter(Self.loaded) == loads, "no read went to the database")
-                #expect(first.counter(Self.held) == held + 4)
+            // Reads right after the LOG: from memory, and showing it.
+            let profile = Engine.ok(try await here.request("PROFILE"))
+            #expect(profile["totals"]?["logs"]?.intValue == 1)
+            Engine.ok(try await here.request("ACHIEVEMENTS"))
+            #expect(Engine.ok(try await here.request("ACHIEVEMENT", ["id": "first_exercise"]))["unlocked_at"] != nil)
+            #expect(Engine.ok(try await here.request("SETTINGS"))["time_zone"]?.stringValue == "UTC")
+            #expect(first.counter(Self.loaded) == loads, "no read went to the database")
+            #expect(first.counter(Self.held) == held + 4)
 
-                // A LOG on the other instance: the first hears of the new version and reads it afresh.
-                Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 3, at: TestClock.noon(daysAgo: 1, minute: 5))))
-                let caughtUp = try await Eventually.holds(timeout: .seconds(10)) {
-                    Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 2
-                }
-                #expect(caughtUp)
-                #expect(first.counter(Self.loaded) > loads)
-
-                // An operator's grant (no write of the user's own) shows as well.
-                try await LaurelTestDatabase.scalar("SELECT laurel.grant_premium($1::text, NULL)", [.text(user.name)])
-                let premium = try await Eventually.holds(timeout: .seconds(10)) {
-                    Engine.ok(try await here.request("PROFILE"))["tier"]?.stringValue == "premium"
-                }
-                #expect(premium)
+            // A LOG on the other instance: the first hears of the new version and reads it afresh.
+            Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 3, at: TestClock.noon(daysAgo: 1, minute: 5))))
+            let caughtUp = try await Eventually.holds(timeout: .seconds(10)) {
+                Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 2
             }
+            #expect(caughtUp)
+            #expect(first.counter(Self.loaded) > loads)
+
+            // An operator's grant (no write of the user's own) shows as well.
+            try await LaurelTestDatabase.scalar("SELECT laurel.grant_premium($1::text, NULL)", [.text(user.name)])
+            let premium = try await Eventually.holds(timeout: .seconds(10)) {
+                Engine.ok(try await here.request("PROFILE"))["tier"]?.stringValue == "premium"
+            }
+            #expect(premium)
         }
     }
 
@@ -113,32 +98,43 @@ import Testing
     @Test func aSessionCatchesUpWithLogsStoredElsewhere() async throws {
         let catalog = try ShippedCatalogs.load("standfit")
         let user = try await LaurelTestDatabase.createUser("catch-up")
-        try await TestServer.withServer { first in
-            try await TestServer.withServer { second in
+        try await Self.onTwoInstances(user) { first, here, second, there in
+            for day in 0..<6 {
+                Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 9 - day), id: "c\(day)")))
+            }
+            // The other instance reads what the first logged, deletes one (which stores the state), and both go on.
+            let caughtUp = try await Eventually.holds(timeout: .seconds(10)) {
+                Engine.ok(try await there.request("PROFILE"))["totals"]?["logs"]?.intValue == 6
+            }
+            #expect(caughtUp)
+            Engine.ok(try await there.request("LOG.DELETE", ["id": "c2"]))
+            for day in 6..<9 {
+                Engine.ok(try await here.request("LOG", Engine.log("pushups", amount: 10, at: TestClock.noon(daysAgo: 9 - day), id: "c\(day)")))
+            }
+            Engine.ok(try await there.request("LOG", Engine.log("lunges", amount: 3, at: TestClock.noon(daysAgo: 0), id: "c9")))
+            let reference = try await RecomputedProgress.read(user, zone: .gmt, catalog: catalog)
+            let settled = try await Eventually.holds(timeout: .seconds(10)) {
+                Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 9
+            }
+            #expect(settled)
+            try await reference.expectAgreement(with: here, catalog: catalog, "first instance")
+            try await reference.expectAgreement(with: there, catalog: catalog, "second instance")
+        }
+    }
+
+    /// Runs `body` with two instances sharing the database and one authenticated connection of `user` on each,
+    /// both past the evaluation each AUTH runs after its answer (a request answered after it is behind it).
+    static func onTwoInstances(
+        _ user: TestUser, hearsStateVersions: Bool = true,
+        _ body: @Sendable (_ first: RunningTestServer, _ here: LineClient, _ second: RunningTestServer, _ there: LineClient) async throws -> Void
+    ) async throws {
+        try await TestServer.withServer(hearsStateVersions: hearsStateVersions) { first in
+            try await TestServer.withServer(hearsStateVersions: hearsStateVersions) { second in
                 let here = try await LineClient.authenticated(port: first.port, token: user.token)
                 let there = try await LineClient.authenticated(port: second.port, token: user.token)
                 Engine.ok(try await here.request("PING"))
                 Engine.ok(try await there.request("PING"))
-                for day in 0..<6 {
-                    Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 9 - day), id: "c\(day)")))
-                }
-                // The other instance reads what the first logged, deletes one (which stores the state), and both go on.
-                let caughtUp = try await Eventually.holds(timeout: .seconds(10)) {
-                    Engine.ok(try await there.request("PROFILE"))["totals"]?["logs"]?.intValue == 6
-                }
-                #expect(caughtUp)
-                Engine.ok(try await there.request("LOG.DELETE", ["id": "c2"]))
-                for day in 6..<9 {
-                    Engine.ok(try await here.request("LOG", Engine.log("pushups", amount: 10, at: TestClock.noon(daysAgo: 9 - day), id: "c\(day)")))
-                }
-                Engine.ok(try await there.request("LOG", Engine.log("lunges", amount: 3, at: TestClock.noon(daysAgo: 0), id: "c9")))
-                let reference = try await RecomputedProgress.read(user, zone: .gmt, catalog: catalog)
-                let settled = try await Eventually.holds(timeout: .seconds(10)) {
-                    Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 9
-                }
-                #expect(settled)
-                try await reference.expectAgreement(with: here, catalog: catalog, "first instance")
-                try await reference.expectAgreement(with: there, catalog: catalog, "second instance")
+                try await body(first, here, second, there)
             }
         }
     }

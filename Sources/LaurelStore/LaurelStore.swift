@@ -24,7 +24,7 @@ public protocol LaurelStore: Sendable {
     func commitLog(_ commit: LogCommit) async throws(StoreError) -> LogCommit.Outcome
 
     /// Keeps the engine's state of the user at `version`, so that a later session need not rebuild it from the
-    /// facts; nothing happens when the user's state has moved on since.
+    /// facts (it adds the logs stored after it); nothing happens when a newer state is stored already.
     func saveProgressState(user: UserID, state: String, version: Int64) async throws(StoreError)
 
     /// Makes sure the catalog's built-in activities exist, so logs can refer to them, and records the catalog's

@@ -18,11 +18,12 @@ extension PostgresStore {
     public func saveProgressState(user: UserID, state: String, version: Int64) async throws(StoreError) {
         do {
             try await pool.withConnection { connection in
-                // Only while the version is still the user's: an older state never replaces a newer one.
+                // An older state never replaces a newer one. One older than the user's version is still of use: a
+                // reader adds the logs stored after it (see EngineState.lastLogSeq).
                 try connection.execute(
                     """
                     UPDATE laurel.progress SET state = $2::json, state_version = $3::bigint
-                     WHERE user_id = $1::bigint AND $3::bigint = (SELECT state_version FROM laurel.users WHERE id = $1::bigint)
+                     WHERE user_id = $1::bigint AND state_version < $3::bigint
                     """,
                     [.int(Int(user.rawValue)), .text(state), .int(Int(version))])
             }

@@ -98,7 +98,7 @@ final class EngineStateCache: Sendable {
     /// Stores the engine state held for the user, if it is newer than the stored one (a failure only means the
     /// next session rebuilds it from the facts).
     func checkpoint(user: UserID, in store: any LaurelStore) async {
-        guard let progress, progress.savedVersion != progress.version, let text = try? progress.state.encoded() else { return }
+        guard let progress, progress.savedVersion < progress.version, let text = try? progress.state.encoded() else { return }
         try? await store.saveProgressState(user: user, state: text, version: progress.version)
     }
 }

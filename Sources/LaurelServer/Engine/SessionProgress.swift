@@ -11,6 +11,8 @@ struct SessionProgress: Sendable {
     var version: Int64
     /// The version of the engine state in the store (it is not written with every LOG).
     var savedVersion: Int64
+    /// How many versions a session lets its stored state fall behind before storing it again.
+    static let checkpointInterval: Int64 = 1000
     var context: EvaluationContext
     var settings: UserSettings
     var subscription: SubscriptionState

@@ -53,7 +53,18 @@ enum LogRequests {
         switch try await context.store.commitLog(commit) {
         case .committed(let version, let logSeq, let pushes):
             progress.apply(decision, version: version, logSeq: logSeq, pushes: pushes, now: now)
+            // A session that lasts (a device connected for days) stores its state now and then, so that a restart
+            // adds the logs since instead of rebuilding from all of them. One try per interval.
+            let checkpointDue = progress.version - progress.savedVersion >= SessionProgress.checkpointInterval
+            if checkpointDue { progress.savedVersion = progress.version }
             cache.keep(progress)
+            if checkpointDue {
+                let (store, user, state, version) = (context.store, context.user.id, progress.state, progress.version)
+                Task {
+                    guard let text = try? state.encoded() else { return }
+                    try? await store.saveProgressState(user: user, state: text, version: version)
+                }
+            }
             return (answer, pushes)
         case .stale:
             cache.demote()

@@ -108,6 +108,24 @@ import Testing
         for user in users { #expect(try await Self.versionAndLogs(user) == "1/1") }
     }
 
+    @Test func aStoredEngineStateIsNeverReplacedByAnOlderOne() async throws {
+        let user = try await LaurelTestDatabase.createUser("checkpoint")
+        let pool = try await Self.poolWithCatalog()
+        _ = try await pool.withConnection { connection in
+            try PostgresStore.storeLogs([try Self.commit(user, version: 0, logID: "first")], on: connection)
+        }
+        let store = PostgresStore(pool: pool)
+        let stored = { try await LaurelTestDatabase.scalar(
+            "SELECT state_version || ':' || (state->>'mark') FROM laurel.progress WHERE user_id = $1::bigint",
+            [.int(Int(user.id.rawValue))]) }
+        try await store.saveProgressState(user: user.id, state: #"{"mark":"five"}"#, version: 5)
+        #expect(try await stored() == "5:five")
+        try await store.saveProgressState(user: user.id, state: #"{"mark":"three"}"#, version: 3)
+        #expect(try await stored() == "5:five")
+        try await store.saveProgressState(user: user.id, state: #"{"mark":"seven"}"#, version: 7)
+        #expect(try await stored() == "7:seven")
+    }
+
     /// The admin pool, with the built-in activities the commits log installed.
     static func poolWithCatalog() async throws -> PostgresPool {
         let pool = try await LaurelTestDatabase.admin()

@@ -13,7 +13,7 @@ import Synchronization
 struct ClientConnection {
     let id: ConnectionID
     let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
-    let services: ServerServices
+    let services: ServerResources
     let isShuttingDown: @Sendable () -> Bool
 
     static let hello: JSONObject = ["server": "laurel", "version": "1.0.0", "protocol": 1, "auth": ["token"]]
@@ -25,7 +25,7 @@ struct ClientConnection {
         var state = SessionState()
         do {
             try await channel.executeThenClose { inbound, outbound in
-                let outlet = ConnectionOutlet(id: id, writer: outbound, channel: channel.channel)
+                let lineWriter = ConnectionLineWriter(id: id, outbound: outbound, channel: channel.channel)
                 defer {
                     if let user = state.context?.user.id, let ended = services.registry.detach(id, from: user) {
                         // The engine state is not written with every LOG: keep it now, so that the user's next
@@ -34,15 +34,15 @@ struct ClientConnection {
                         Task { await ended.stateCache.checkpoint(user: user, in: store) }
                     }
                 }
-                await outlet.write(OutboundLine.push(kind: "HELLO", Self.hello))
+                await lineWriter.write(OutboundLine.push(kind: "HELLO", Self.hello))
                 for try await frame in inbound {
-                    let next = await answer(frame, state: &state, outlet: outlet, logger: logger)
+                    let next = await answer(frame, state: &state, lineWriter: lineWriter, logger: logger)
                     if case .close(let reason) = next {
-                        await outlet.close(reason: reason)
+                        await lineWriter.close(reason: reason)
                         return
                     }
                 }
-                if isShuttingDown() { await outlet.close(reason: "shutdown") }
+                if isShuttingDown() { await lineWriter.close(reason: "shutdown") }
             }
         } catch {
             logger.debug("connection ended", metadata: ["error": "\(error)"])
@@ -55,11 +55,11 @@ struct ClientConnection {
         case close(reason: String)
     }
 
-    private func answer(_ frame: InboundFrame, state: inout SessionState, outlet: ConnectionOutlet, logger: Logger) async -> Next {
+    private func answer(_ frame: InboundFrame, state: inout SessionState, lineWriter: ConnectionLineWriter, logger: Logger) async -> Next {
         let bytes: ByteBuffer
         switch frame {
         case .lineTooLong:
-            await outlet.write(OutboundLine.err(tag: "*", .lineTooLong(limit: services.configuration.maxLineBytes)))
+            await lineWriter.write(OutboundLine.err(tag: "*", .lineTooLong(limit: services.configuration.maxLineBytes)))
             return .proceed
         case .line(let line):
             bytes = line
@@ -68,38 +68,38 @@ struct ClientConnection {
         switch RequestLineParser.parse(bytes) {
         case .success(let parsed): line = parsed
         case .failure(let failure):
-            await outlet.write(OutboundLine.err(tag: failure.tag, failure.error))
+            await lineWriter.write(OutboundLine.err(tag: failure.tag, failure.error))
             return .proceed
         }
         services.metrics.countRequest(verb: line.verb)
         do {
             let request = try Request.parse(line)
-            return try await perform(request, tag: line.tag, state: &state, outlet: outlet)
+            return try await perform(request, tag: line.tag, state: &state, lineWriter: lineWriter)
         } catch {
             let protocolError = Self.protocolError(for: error, logger: logger)
             services.metrics.countError(code: protocolError.code.rawValue)
-            await outlet.write(OutboundLine.err(tag: line.tag, protocolError))
+            await lineWriter.write(OutboundLine.err(tag: line.tag, protocolError))
             if case StoreError.unknownUser = error { return .close(reason: "account_deleted") }
             if protocolError.code == .authFailed, state.failedAuths >= Self.maxFailedAuths { return .close(reason: "auth_failed") }
             return .proceed
         }
     }
 
-    private func perform(_ request: Request, tag: String, state: inout SessionState, outlet: ConnectionOutlet) async throws -> Next {
+    private func perform(_ request: Request, tag: String, state: inout SessionState, lineWriter: ConnectionLineWriter) async throws -> Next {
         switch request {
         case .ping:
-            await outlet.write(OutboundLine.ok(tag: tag, ["time": .string(Timestamp.format(.now))]))
+            await lineWriter.write(OutboundLine.ok(tag: tag, ["time": .string(Timestamp.format(.now))]))
             return .proceed
         case .quit:
-            await outlet.write(OutboundLine.ok(tag: tag, nil))
+            await lineWriter.write(OutboundLine.ok(tag: tag, nil))
             return .close(reason: "quit")
         case .auth(let auth):
-            try await authenticate(auth, tag: tag, state: &state, outlet: outlet)
+            try await authenticate(auth, tag: tag, state: &state, lineWriter: lineWriter)
             return .proceed
         default:
             guard let context = state.context else { throw ProtocolError.notAuthenticated() }
             let outcome = try await RequestRouter.route(request, in: context)
-            await outlet.write(OutboundLine.ok(tag: tag, outcome.value))
+            await lineWriter.write(OutboundLine.ok(tag: tag, outcome.value))
             services.metrics.unlocks.wrappingAdd(outcome.pushes.filter { $0.kind == .unlock }.count, ordering: .relaxed)
             await services.registry.deliver(outcome.pushes, to: context.user.id)
             if let reason = outcome.closeReason { return .close(reason: reason) }
@@ -107,7 +107,7 @@ struct ClientConnection {
         }
     }
 
-    private func authenticate(_ auth: AuthRequest, tag: String, state: inout SessionState, outlet: ConnectionOutlet) async throws {
+    private func authenticate(_ auth: AuthRequest, tag: String, state: inout SessionState, lineWriter: ConnectionLineWriter) async throws {
         guard state.context == nil else { throw ProtocolError.conflict("this connection is already authenticated") }
         guard let user = try await services.store.authenticate(token: auth.token) else {
             state.failedAuths += 1
@@ -115,13 +115,13 @@ struct ClientConnection {
         }
         state.failedAuths = 0
         // Hold live pushes until the answer (and any replay) is written, so every push arrives once, in order.
-        await outlet.beginReplay(after: Int64(auth.resumeAfter ?? 0))
+        await lineWriter.beginReplay(after: Int64(auth.resumeAfter ?? 0))
         let store = services.store
-        await outlet.readMissedPushes { after in
+        await lineWriter.readMissedPushes { after in
             (try? await store.read(user: user.id) { try $0.pushes(after: after, limit: 1000) }) ?? []
         }
-        let session = services.registry.attach(outlet, to: user)
-        let context = RequestContext(user: user, outlet: outlet, session: session, services: services)
+        let session = services.registry.attach(lineWriter, to: user)
+        let context = RequestContext(user: user, lineWriter: lineWriter, session: session, services: services)
         state.context = context
         channel.channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.Authenticated())
         // The session's progress (loaded here unless another connection of the user already holds it) answers the
@@ -138,9 +138,9 @@ struct ClientConnection {
             "user": .string(user.name), "user_id": .string(user.id.description), "tier": .string(progress.subscription.tier),
             "time_zone": .string(progress.settings.timeZone), "last_seq": .int(Int(lastSeq)),
         ]
-        await outlet.write(OutboundLine.ok(tag: tag, .object(answer)))
-        if auth.resumeAfter == nil { await outlet.skip(through: lastSeq) }
-        await outlet.finishReplay(missed)
+        await lineWriter.write(OutboundLine.ok(tag: tag, .object(answer)))
+        if auth.resumeAfter == nil { await lineWriter.skip(through: lastSeq) }
+        await lineWriter.finishReplay(missed)
         // Catalog additions and the days that passed are evaluated at the latest when the user authenticates; only
         // when they change something is it written.
         guard progress.changesOnCatchUp(now: Date()) else { return }

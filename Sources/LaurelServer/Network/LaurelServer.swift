@@ -13,7 +13,7 @@ import Synchronization
 /// task, reacts to the store's events (revoked tokens, deleted users), and on graceful shutdown stops accepting,
 /// lets every connection answer what it has received, says `BYE` and returns.
 public final class LaurelServer: Service, Sendable {
-    private let services: ServerServices
+    private let services: ServerResources
     private let storeEvents: AsyncStream<StoreEvent>
     private let onListening: @Sendable (SocketAddress) -> Void
     private let shuttingDown = Atomic<Bool>(false)
@@ -24,7 +24,7 @@ public final class LaurelServer: Service, Sendable {
         storeEvents: AsyncStream<StoreEvent>, metrics: ServerMetrics = ServerMetrics(), logger: Logger,
         onListening: @escaping @Sendable (SocketAddress) -> Void = { _ in }
     ) {
-        self.services = ServerServices(configuration: configuration, store: store, catalog: catalog, metrics: metrics, logger: logger)
+        self.services = ServerResources(configuration: configuration, store: store, catalog: catalog, metrics: metrics, logger: logger)
         self.storeEvents = storeEvents
         self.onListening = onListening
     }

@@ -74,11 +74,11 @@ enum AccountRequests {
         // This connection leaves the registry first, so the deletion's announcement (which closes the user's
         // connections) cannot overtake the answer here: it gets its OK, then one BYE.
         let registry = context.services.registry
-        registry.detach(context.outlet.id, from: context.user.id)
+        registry.detach(context.lineWriter.id, from: context.user.id)
         do {
             try await context.write { records in try records.deleteAccount() }
         } catch {
-            _ = registry.attach(context.outlet, to: context.user)
+            _ = registry.attach(context.lineWriter, to: context.user)
             throw error
         }
         return RequestOutcome(nil, closeReason: "account_deleted")

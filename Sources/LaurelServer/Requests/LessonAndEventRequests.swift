@@ -12,16 +12,16 @@ enum LessonAndEventRequests {
             throw ProtocolError.invalidArgument(field: "lesson", message: "the \(context.catalog.name) catalog has no lessons")
         }
         guard let lesson = context.catalog.lesson(lessonID) else { throw ProtocolError.notFound(field: "lesson") }
-        let admission = await FactAdmission(at: requested, now: now, in: context)
+        let permit = await NewFactPermit(at: requested, now: now, in: context)
         let engine = context.engine
-        let (answer, pushes) = try await admission.run { try await context.write { records -> ((JSONValue, [StoredPush]), storedNew: Bool) in
+        let (answer, pushes) = try await permit.run { try await context.write { records -> ((JSONValue, [StoredPush]), storedNew: Bool) in
             if let id, let existing = try records.lessonCompletion(id: id) {
                 guard existing.lessonID == lesson.id, sameTime(existing.requestedAt, requested) else {
                     throw ProtocolError.conflict("id \"\(id)\" was used for a different lesson completion")
                 }
                 return ((try FactAnswer.replay(existing.response), []), false)
             }
-            try admission.admitNewFact()
+            try permit.throwIfRefused()
             let at = requested ?? now
             let day = LocalDay(of: at, in: try records.timeZone())
             let stored = StoredLesson(
@@ -45,16 +45,16 @@ enum LessonAndEventRequests {
             throw ProtocolError.invalidArgument(
                 field: "name", message: "accepted events are \(context.catalog.eventNames.joined(separator: ", "))")
         }
-        let admission = await FactAdmission(at: requested, now: now, in: context)
+        let permit = await NewFactPermit(at: requested, now: now, in: context)
         let engine = context.engine
-        let (answer, pushes) = try await admission.run { try await context.write { records -> ((JSONValue, [StoredPush]), storedNew: Bool) in
+        let (answer, pushes) = try await permit.run { try await context.write { records -> ((JSONValue, [StoredPush]), storedNew: Bool) in
             if let id, let existing = try records.reportedEvent(id: id) {
                 guard existing.name == name, sameTime(existing.requestedAt, requested) else {
                     throw ProtocolError.conflict("id \"\(id)\" was used for a different event")
                 }
                 return ((try FactAnswer.replay(existing.response), []), false)
             }
-            try admission.admitNewFact()
+            try permit.throwIfRefused()
             let at = requested ?? now
             let day = LocalDay(of: at, in: try records.timeZone())
             let stored = StoredEvent(id: id ?? UUID().uuidString.lowercased(), name: name, at: at, requestedAt: requested)

@@ -20,15 +20,15 @@ enum LogRequests {
     /// refusal, a speed window, a writer elsewhere in between) takes the transactional path under the user's lock.
     static func log(_ draft: Draft, in context: RequestContext) async throws -> RequestOutcome {
         let now = Date()
-        let admission = await FactAdmission(at: draft.at, now: now, in: context)
-        let (response, pushes) = try await admission.run {
+        let permit = await NewFactPermit(at: draft.at, now: now, in: context)
+        let (response, pushes) = try await permit.run {
             try await context.session.inTurn { () -> ((JSONValue, [StoredPush]), storedNew: Bool) in
                 let metrics = context.services.metrics
-                if admission.admitsNewFact, let committed = try await logFromSession(draft, now: now, in: context) {
+                if permit.allowsNewFact, let committed = try await logFromSession(draft, now: now, in: context) {
                     metrics.countLogStored(fromSession: true)
                     return (committed, true)
                 }
-                let answer = try await logInTransaction(draft, admission: admission, now: now, in: context)
+                let answer = try await logInTransaction(draft, permit: permit, now: now, in: context)
                 if answer.storedNew { metrics.countLogStored(fromSession: false) }
                 return answer
             }
@@ -76,7 +76,7 @@ enum LogRequests {
 
     /// The LOG in one transaction under the user's lock: retries are recognised here, before any refusal.
     private static func logInTransaction(
-        _ draft: Draft, admission: FactAdmission, now: Date, in context: RequestContext
+        _ draft: Draft, permit: NewFactPermit, now: Date, in context: RequestContext
     ) async throws -> ((JSONValue, [StoredPush]), storedNew: Bool) {
         let catalog = context.catalog
         let engine = context.engine
@@ -87,7 +87,7 @@ enum LogRequests {
                 }
                 return ((try FactAnswer.replay(existing.response), []), false)
             }
-            try admission.admitNewFact()
+            try permit.throwIfRefused()
             guard let activity = try ActivityLookup.live(draft.activity, catalog: catalog, in: records) else {
                 throw ProtocolError.notFound(field: "activity")
             }

@@ -6,7 +6,7 @@ import LaurelStore
 import Logging
 
 /// What every request handler may use: the configuration, the store, the catalog and the connected sessions.
-final class ServerServices: Sendable {
+final class ServerResources: Sendable {
     let configuration: ServerConfiguration
     let store: any LaurelStore
     let catalog: Catalog
@@ -30,9 +30,9 @@ final class ServerServices: Sendable {
 struct RequestContext: Sendable {
     let user: AuthenticatedUser
     /// The connection the request came on.
-    let outlet: ConnectionOutlet
+    let lineWriter: ConnectionLineWriter
     let session: UserSession
-    let services: ServerServices
+    let services: ServerResources
 
     var store: any LaurelStore { services.store }
     var catalog: Catalog { services.catalog }

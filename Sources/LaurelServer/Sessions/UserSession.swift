@@ -11,11 +11,11 @@ actor UserSession {
     nonisolated let stateCache = EngineStateCache()
     private var turnTaken = false
     private var waitingForTurn: [CheckedContinuation<Void, Never>] = []
-    private var logAllowance: LogAllowance
+    private var logAllowance: LogRateBucket
 
     init(user: AuthenticatedUser, limits: UserLimits) {
         self.user = user
-        self.logAllowance = LogAllowance(perSecond: limits.logsPerSecond, burst: limits.logBurst)
+        self.logAllowance = LogRateBucket(perSecond: limits.logsPerSecond, burst: limits.logBurst)
     }
 
     /// Runs `work` when every earlier caller's work has finished.
@@ -49,7 +49,7 @@ actor UserSession {
 }
 
 /// A token bucket: `burst` logs at once (a device syncing its offline backlog), refilled at `perSecond`.
-struct LogAllowance: Sendable {
+struct LogRateBucket: Sendable {
     let perSecond: Double
     let burst: Double
     private var tokens: Double

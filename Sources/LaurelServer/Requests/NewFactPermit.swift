@@ -2,11 +2,11 @@ import Foundation
 import LaurelCore
 import LaurelProtocol
 
-/// Whether a LOG, LESSON.DONE or EVENT may add a new fact: its `at` within the allowed window and the user
-/// within their rate. Only new facts are judged: a retry of one already stored gets its first answer whatever
+/// The permit a LOG, LESSON.DONE or EVENT needs to add a new fact: its `at` within the allowed window and the user
+/// within their rate (one log taken from the user's `LogRateBucket`). Only new facts are judged: a retry of one already stored gets its first answer whatever
 /// the clock or the rate say now, and costs nothing. The allowance is taken before the transaction (it lives in
 /// the user's session) and given back when nothing new was stored.
-struct FactAdmission: Sendable {
+struct NewFactPermit: Sendable {
     private let timeProblem: LogTimePolicy.Problem?
     private let rateWait: Duration?
     private let session: UserSession
@@ -17,11 +17,11 @@ struct FactAdmission: Sendable {
         rateWait = await session.spendLogAllowance()
     }
 
-    /// Whether a new fact would be admitted (no refusal to give).
-    var admitsNewFact: Bool { timeProblem == nil && rateWait == nil }
+    /// Whether a new fact is allowed (there is no refusal to give).
+    var allowsNewFact: Bool { timeProblem == nil && rateWait == nil }
 
     /// Throws the refusal for a new fact, if there is one. Call it after finding that the id is new.
-    func admitNewFact() throws {
+    func throwIfRefused() throws {
         if let timeProblem { throw LogRequests.error(for: timeProblem) }
         if let rateWait {
             throw ProtocolError.rateLimited(retryAfterMs: Int(max(1, rateWait.wholeMilliseconds)))

@@ -9,9 +9,9 @@ import NIOCore
 /// from another instance), so they wait in `pending` until the next `seq` is there, and a gap that does not fill
 /// is read back from the store (every push it hears of is already committed). While a resumed connection
 /// replays what it missed, live pushes wait too.
-actor ConnectionOutlet {
+actor ConnectionLineWriter {
     nonisolated let id: ConnectionID
-    private let writer: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private let channelWriter: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private let channel: any Channel
     private var deliveredSeq: Int64 = 0
     private var pending: [Int64: StoredPush] = [:]
@@ -19,9 +19,9 @@ actor ConnectionOutlet {
     private var draining = false
     private var missedPushes: (@Sendable (_ after: Int64) async -> [StoredPush])?
 
-    init(id: ConnectionID, writer: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel) {
+    init(id: ConnectionID, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel) {
         self.id = id
-        self.writer = writer
+        self.channelWriter = outbound
         self.channel = channel
     }
 
@@ -30,7 +30,7 @@ actor ConnectionOutlet {
 
     func write(_ line: ByteBuffer) async {
         // A failed write means the connection is gone; its request loop notices and cleans up.
-        try? await writer.write(line)
+        try? await channelWriter.write(line)
     }
 
     /// Where to read pushes this connection missed (set once the user is known).

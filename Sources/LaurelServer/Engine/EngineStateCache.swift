@@ -22,16 +22,6 @@ final class EngineStateCache: Sendable {
 
     private let held = Mutex(Held())
 
-    func state(ifVersion version: Int64) -> EngineState? {
-        held.withLock { held in
-            switch held.entry {
-            case .progress(let progress) where progress.version == version: progress.state
-            case .state(let kept, let state) where kept == version: state
-            default: nil
-            }
-        }
-    }
-
     /// The engine state held, whatever its version.
     var newestState: (version: Int64, state: EngineState)? {
         held.withLock { held in
@@ -70,28 +60,27 @@ final class EngineStateCache: Sendable {
 
     /// Forgets the full progress (keeping its engine state for the version it had), after a writer elsewhere.
     func demote() {
-        held.withLock { held in
-            if case .progress(let progress) = held.entry { held.entry = .state(version: progress.version, progress.state) }
-        }
+        held.withLock { Self.demote(&$0) { _ in true } }
     }
 
     /// A write moved the user's state to `version` (this instance's own writes included).
     func noteVersion(_ version: Int64) {
         held.withLock { held in
             held.newestAnnounced = max(held.newestAnnounced, version)
-            if case .progress(let progress) = held.entry, progress.version < version {
-                held.entry = .state(version: progress.version, progress.state)
-            }
+            Self.demote(&held) { $0.version < version }
         }
     }
 
     /// Pushes up to `seq` were stored for the user; ones the session did not store itself (an operator's grant,
     /// an expiry) may have changed what it shows.
     func noteStoredPushes(through seq: Int64) {
-        held.withLock { held in
-            if case .progress(let progress) = held.entry, progress.lastSeq < seq {
-                held.entry = .state(version: progress.version, progress.state)
-            }
+        held.withLock { Self.demote(&$0) { $0.lastSeq < seq } }
+    }
+
+    /// Keeps only the engine state of the progress held, when `outdated` says the rest may be stale.
+    private static func demote(_ held: inout Held, if outdated: (SessionProgress) -> Bool) {
+        if case .progress(let progress) = held.entry, outdated(progress) {
+            held.entry = .state(version: progress.version, progress.state)
         }
     }
 

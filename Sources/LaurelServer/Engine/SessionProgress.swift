@@ -22,8 +22,6 @@ struct SessionProgress: Sendable {
     var customActivities: [Activity]
     var unlocks: [String: Date]
     var state: EngineState
-    /// The streak as the user last saw it.
-    var shownStreak: StreakState
     var xp: Int
     var level: Int
     var highestLevel: Int
@@ -42,8 +40,8 @@ struct SessionProgress: Sendable {
         savedVersion = progress.stateVersion
         let saved = try engine.savedState(at: version, progress, context: context, records: records)
         let accumulator = try engine.currentAccumulator(saved: saved, change: .catchUp, context: context, records: records)
-        shownStreak = progress.shownStreak ?? saved?.streak ?? StreakState()
-        state = EngineState(accumulator: accumulator, streak: shownStreak, lastLogSeq: try records.lastLogSeq())
+        state = EngineState(
+            accumulator: accumulator, streak: progress.shownStreak ?? saved?.streak ?? StreakState(), lastLogSeq: try records.lastLogSeq())
         xp = progress.xp
         level = progress.level
         highestLevel = progress.maxLevel
@@ -68,25 +66,30 @@ struct SessionProgress: Sendable {
         !context.speedWindows.contains { $0.activity == activity }
     }
 
+    /// The streak as the user last saw it (a STREAK push tells what changed since).
+    var shownStreak: StreakState { state.streak }
+
     /// What a new log changes, decided against this state (nothing is stored or changed here).
     func decide(recording log: LoggedFact, now: Date) -> ProgressDecision {
         var accumulator = state.accumulator
         accumulator.record(log, neighbours: [], settings: context.history)
-        return ProgressDecision.decide(
-            accumulator: accumulator, shownStreak: shownStreak, context: context, alreadyUnlocked: Set(unlocks.keys),
-            highestLevelReached: highestLevel, removesFacts: false, lastLogSeq: state.lastLogSeq, now: now)
+        return decision(for: accumulator, now: now)
     }
 
     /// Whether evaluating with nothing new would change anything: an achievement met now (a catalog addition), a
     /// level, the figures, or a streak the user has not seen (the days that passed since).
     func changesOnCatchUp(now: Date) -> Bool {
-        let decision = ProgressDecision.decide(
-            accumulator: state.accumulator, shownStreak: shownStreak, context: context, alreadyUnlocked: Set(unlocks.keys),
-            highestLevelReached: highestLevel, removesFacts: false, lastLogSeq: state.lastLogSeq, now: now)
+        let decision = decision(for: state.accumulator, now: now)
         let (before, after) = (shownStreak, decision.streak)
         return !decision.pushes.isEmpty || !decision.unlocks.isEmpty || decision.xp != xp || decision.level != level
             || decision.highestLevel != highestLevel || before.current != after.current || before.longest != after.longest
             || before.freezes != after.freezes || before.lastActiveDay != after.lastActiveDay
+    }
+
+    private func decision(for accumulator: ProgressAccumulator, now: Date) -> ProgressDecision {
+        ProgressDecision.decide(
+            accumulator: accumulator, shownStreak: shownStreak, context: context, alreadyUnlocked: Set(unlocks.keys),
+            highestLevelReached: highestLevel, removesFacts: false, lastLogSeq: state.lastLogSeq, now: now)
     }
 
     /// The figures now, for PROFILE and ACHIEVEMENTS (the streak as of today).
@@ -104,7 +107,6 @@ struct SessionProgress: Sendable {
         lastSeq = max(lastSeq, pushes.map(\.seq).max() ?? lastSeq)
         state = decision.state
         state.lastLogSeq = max(state.lastLogSeq, logSeq)
-        shownStreak = decision.streak
         for unlock in decision.unlocks { unlocks[unlock.id] = now }
         xp = decision.xp
         level = decision.level

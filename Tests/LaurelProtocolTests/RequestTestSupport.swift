@@ -2,22 +2,42 @@ import LaurelJSON
 import LaurelProtocol
 import NIOCore
 
-/// Parses `"t " + text` all the way to a typed request.
-func parseRequest(_ text: String) -> Result<Request, ProtocolError> {
-    switch RequestLineParser.parse(ByteBuffer(string: "t " + text)) {
+/// The argument type of each verb of protocol version 1 (protocol.md), as the server's verb table pairs them.
+let argumentTypes: [String: any (RequestArguments & Hashable).Type] = [
+    "AUTH": AuthRequest.self, "PING": NoArguments.self, "QUIT": NoArguments.self,
+    "ACTIVITIES": ActivitiesRequest.self, "ACTIVITY.CREATE": ActivityCreateRequest.self,
+    "ACTIVITY.DELETE": ActivityIDRequest.self, "ACTIVITY.RESTORE": ActivityIDRequest.self,
+    "LOG": LogRequest.self, "LOG.DELETE": IDRequest.self, "LOGS": LogsRequest.self,
+    "LESSON.DONE": LessonDoneRequest.self, "EVENT": EventRequest.self,
+    "ACHIEVEMENTS": AchievementsRequest.self, "ACHIEVEMENT": IDRequest.self, "PROFILE": NoArguments.self,
+    "SETTINGS": SettingsRequest.self, "CHALLENGES": NoArguments.self, "SUBSCRIPTION": NoArguments.self,
+    "TRIAL.START": NoArguments.self, "PRESETS": NoArguments.self, "TEMPLATES": TemplatesRequest.self,
+    "TEMPLATE.CREATE": TemplateCreateRequest.self, "TEMPLATE.UPDATE": TemplateUpdateRequest.self,
+    "TEMPLATE.DELETE": IDRequest.self, "TEMPLATE.EXPORT": TemplateExportRequest.self,
+    "TEMPLATE.IMPORT": TemplateImportRequest.self, "ACCOUNT.EXPORT": NoArguments.self,
+    "ACCOUNT.DELETE": AccountDeleteRequest.self, "NOTIFICATIONS": NotificationsRequest.self,
+]
+
+/// A parser that knows the verbs of protocol version 1.
+let requestLineParser = RequestLineParser(knownVerbs: Set(argumentTypes.keys))
+
+/// Parses `"t " + text` all the way to the verb's typed argument.
+func parseRequest(_ text: String) -> Result<AnyHashable, ProtocolError> {
+    switch requestLineParser.parse(ByteBuffer(string: "t " + text)) {
     case .failure(let error):
         return .failure(error.error)
     case .success(let line):
+        guard let type = argumentTypes[line.verb] else { return .failure(.unknownVerb(line.verb)) }
         do throws(ProtocolError) {
-            return .success(try Request.parse(line))
+            return .success(AnyHashable(try type.init(argument: line.argument)))
         } catch {
             return .failure(error)
         }
     }
 }
 
-/// The request parsed from `text`, or `nil` if it was rejected.
-func request(_ text: String) -> Request? {
+/// The typed argument parsed from `text`, or `nil` if it was rejected.
+func request(_ text: String) -> AnyHashable? {
     try? parseRequest(text).get()
 }
 

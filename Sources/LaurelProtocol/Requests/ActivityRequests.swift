@@ -2,7 +2,7 @@ import LaurelCore
 import LaurelJSON
 
 /// `ACTIVITIES {"include_deleted"?}`: list the user's activities.
-public struct ActivitiesRequest: Sendable, Hashable {
+public struct ActivitiesRequest: RequestArguments, Hashable {
     /// Whether soft-deleted custom activities are listed too; `false` when not given.
     public var includeDeleted: Bool
 
@@ -10,14 +10,14 @@ public struct ActivitiesRequest: Sendable, Hashable {
         self.includeDeleted = includeDeleted
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["include_deleted"])
         includeDeleted = try fields.bool("include_deleted") ?? false
     }
 }
 
 /// `ACTIVITY.CREATE {"name", "unit"?, "icon"?}`: create (or restore) a custom activity.
-public struct ActivityCreateRequest: Sendable, Hashable {
+public struct ActivityCreateRequest: RequestArguments, Hashable {
     /// The name, trimmed, 1 to 64 characters, no control characters.
     public var name: String
     /// The unit; `reps` when not given.
@@ -31,7 +31,7 @@ public struct ActivityCreateRequest: Sendable, Hashable {
         self.icon = icon
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["name", "unit", "icon"])
         name = try fields.required(fields.string("name", .name), "name")
         unit = try fields.choice("unit", ActivityUnit.self) ?? .reps
@@ -40,7 +40,7 @@ public struct ActivityCreateRequest: Sendable, Hashable {
 }
 
 /// `ACTIVITY.DELETE {"id"}` and `ACTIVITY.RESTORE {"id"}`: the activity to act on.
-public struct ActivityIDRequest: Sendable, Hashable {
+public struct ActivityIDRequest: RequestArguments, Hashable {
     /// The activity's id or name (case-insensitive), trimmed, 1 to 128 characters.
     public var id: String
 
@@ -48,7 +48,7 @@ public struct ActivityIDRequest: Sendable, Hashable {
         self.id = id
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["id"])
         id = try fields.required(fields.string("id", .activityReference), "id")
     }

@@ -3,7 +3,7 @@ import Foundation
 import LaurelJSON
 
 /// `LOG {"activity", "amount"?, "at"?, "id"?, "note"?}`: record that the user did an activity.
-public struct LogRequest: Sendable, Hashable {
+public struct LogRequest: RequestArguments, Hashable {
     /// The accepted range of `amount` (rules.md, "Limits and validation").
     public static let amountRange = 1...100_000
 
@@ -26,7 +26,7 @@ public struct LogRequest: Sendable, Hashable {
         self.note = note
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["activity", "amount", "at", "id", "note"])
         activity = try fields.required(fields.string("activity", .activityReference), "activity")
         amount = try fields.integer("amount", in: Self.amountRange) ?? 1
@@ -36,23 +36,8 @@ public struct LogRequest: Sendable, Hashable {
     }
 }
 
-/// `LOG.DELETE {"id"}`: remove a mistaken log.
-public struct LogDeleteRequest: Sendable, Hashable {
-    /// The log's id, 1 to 128 characters.
-    public var id: String
-
-    public init(id: String) {
-        self.id = id
-    }
-
-    init(argument: JSONObject?) throws(ProtocolError) {
-        let fields = try ArgumentReader(argument, fields: ["id"])
-        id = try fields.required(fields.string("id", .identifier), "id")
-    }
-}
-
 /// `LOGS {"activity"?, "from"?, "to"?, "limit"?, "before"?}`: a page of logs, newest first.
-public struct LogsRequest: Sendable, Hashable {
+public struct LogsRequest: RequestArguments, Hashable {
     /// The largest page a request may ask for.
     public static let maximumLimit = 1000
     public static let defaultLimit = 100
@@ -79,7 +64,7 @@ public struct LogsRequest: Sendable, Hashable {
         self.before = before
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["activity", "from", "to", "limit", "before"])
         activity = try fields.string("activity", .activityReference)
         from = try fields.date("from")
@@ -93,7 +78,7 @@ public struct LogsRequest: Sendable, Hashable {
 }
 
 /// `LESSON.DONE {"lesson", "at"?, "id"?}`: a lesson of the catalog was completed; answered like LOG.
-public struct LessonDoneRequest: Sendable, Hashable {
+public struct LessonDoneRequest: RequestArguments, Hashable {
     /// The lesson's id in the catalog, trimmed, 1 to 64 characters.
     public var lesson: String
     /// When it was completed; now when not given.
@@ -107,7 +92,7 @@ public struct LessonDoneRequest: Sendable, Hashable {
         self.id = id
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["lesson", "at", "id"])
         lesson = try fields.required(fields.string("lesson", .name), "lesson")
         at = try fields.timestamp("at")
@@ -116,7 +101,7 @@ public struct LessonDoneRequest: Sendable, Hashable {
 }
 
 /// `EVENT {"name", "at"?, "id"?}`: a client-reported social event (`share`, `invite`); answered like LOG.
-public struct EventRequest: Sendable, Hashable {
+public struct EventRequest: RequestArguments, Hashable {
     /// The event's name, trimmed, 1 to 64 characters; whether the catalog accepts it is checked later.
     public var name: String
     /// When it happened; now when not given.
@@ -130,7 +115,7 @@ public struct EventRequest: Sendable, Hashable {
         self.id = id
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["name", "at", "id"])
         name = try fields.required(fields.string("name", .name), "name")
         at = try fields.timestamp("at")

@@ -2,7 +2,7 @@ import LaurelCore
 import LaurelJSON
 
 /// `ACHIEVEMENTS {"category"?, "activity"?, "status"?, "source"?, "include_hidden"?}`: filtered achievements.
-public struct AchievementsRequest: Sendable, Hashable {
+public struct AchievementsRequest: RequestArguments, Hashable {
     /// Only this category, trimmed, 1 to 64 characters.
     public var category: String?
     /// Only achievements of this activity (id or name), trimmed, 1 to 128 characters.
@@ -23,7 +23,7 @@ public struct AchievementsRequest: Sendable, Hashable {
         self.includeHidden = includeHidden
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(
             argument, fields: ["category", "activity", "status", "source", "include_hidden"])
         category = try fields.string("category", .name)
@@ -34,23 +34,8 @@ public struct AchievementsRequest: Sendable, Hashable {
     }
 }
 
-/// `ACHIEVEMENT {"id"}`: one achievement.
-public struct AchievementRequest: Sendable, Hashable {
-    /// The achievement's id, 1 to 128 characters.
-    public var id: String
-
-    public init(id: String) {
-        self.id = id
-    }
-
-    init(argument: JSONObject?) throws(ProtocolError) {
-        let fields = try ArgumentReader(argument, fields: ["id"])
-        id = try fields.required(fields.string("id", .identifier), "id")
-    }
-}
-
 /// `SETTINGS {"time_zone"?, "rest_day"?, "vacation"?}`: read the settings, changing the fields given.
-public struct SettingsRequest: Sendable, Hashable {
+public struct SettingsRequest: RequestArguments, Hashable {
     /// A new IANA time zone, 1 to 64 characters; whether the zone exists is checked later.
     public var timeZone: String?
     /// `keep` when absent, `set(nil)` for JSON `null` (no rest day), otherwise the new rest day.
@@ -69,7 +54,7 @@ public struct SettingsRequest: Sendable, Hashable {
         timeZone == nil && restDay == .keep && vacation == nil
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["time_zone", "rest_day", "vacation"])
         timeZone = try fields.string("time_zone", .timeZone)
         restDay = try fields.nullableWeekday("rest_day")

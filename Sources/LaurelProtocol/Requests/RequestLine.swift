@@ -4,7 +4,7 @@ import LaurelJSON
 public struct RequestLine: Sendable, Hashable {
     /// The client's tag, echoed in the answer.
     public var tag: String
-    /// The verb in upper case; always one of ``Verb`` when produced by ``RequestLineParser``.
+    /// The verb in upper case; always one the parser was told is known.
     public var verb: String
     /// The argument object, or `nil` when the line has none.
     public var argument: JSONObject?

@@ -7,32 +7,41 @@ import NIOCore
 /// single word, which could be a verb without a tag as much as a tag without a verb. With a good tag, a
 /// malformed verb, a separator other than one space, an argument that is not a single JSON object
 /// (an array, trailing bytes, invalid JSON or invalid UTF-8) are `bad_request` under that tag, and a
-/// well-formed but unknown verb is `unknown_verb` with the verb as sent in `details.verb`.
+/// well-formed verb the parser is not told of is `unknown_verb` with the verb as sent in `details.verb`.
 /// The argument must start right after the single space; whitespace after the object is allowed, as in JSON.
-public enum RequestLineParser {
+///
+/// The parser knows the grammar, not the verbs: the server's verb table tells it which verbs exist.
+public struct RequestLineParser: Sendable {
     /// The longest tag accepted, in characters.
     public static let maximumTagLength = 32
     /// The longest verb that is still answered `unknown_verb` (and echoed); longer ones are `bad_request`.
     /// The longest real verb has 16 characters.
     static let maximumVerbLength = 32
 
+    /// The verbs answered, in upper case.
+    public let knownVerbs: Set<String>
+
+    public init(knownVerbs: Set<String>) {
+        self.knownVerbs = knownVerbs
+    }
+
     /// Splits a line (without its line ending) into tag, verb and argument.
-    public static func parse(_ line: ByteBuffer) -> Result<RequestLine, TaggedProtocolError> {
+    public func parse(_ line: ByteBuffer) -> Result<RequestLine, TaggedProtocolError> {
         line.withUnsafeReadableBytes { bytes in
             parse(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
         }
     }
 
     /// Splits a line (without its line ending) into tag, verb and argument.
-    public static func parse(_ line: [UInt8]) -> Result<RequestLine, TaggedProtocolError> {
+    public func parse(_ line: [UInt8]) -> Result<RequestLine, TaggedProtocolError> {
         line.withUnsafeBufferPointer { parse($0) }
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<RequestLine, TaggedProtocolError> {
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<RequestLine, TaggedProtocolError> {
         let space = UInt8(ascii: " ")
         // A line of one word has no tag: the word may as well be a verb typed without one.
         guard let tagEnd = bytes.firstIndex(of: space),
-            (1...maximumTagLength).contains(tagEnd), bytes[..<tagEnd].allSatisfy(isTagByte)
+            (1...Self.maximumTagLength).contains(tagEnd), bytes[..<tagEnd].allSatisfy(Self.isTagByte)
         else {
             return .failure(TaggedProtocolError(tag: "*", error: .badRequest("missing or malformed tag")))
         }
@@ -44,12 +53,12 @@ public enum RequestLineParser {
         let verbStart = tagEnd + 1
         let verbEnd = bytes[verbStart...].firstIndex(of: space) ?? bytes.count
         let verbBytes = bytes[verbStart..<verbEnd]
-        guard (1...maximumVerbLength).contains(verbBytes.count), verbBytes.allSatisfy(isVerbByte) else {
+        guard (1...Self.maximumVerbLength).contains(verbBytes.count), verbBytes.allSatisfy(Self.isVerbByte) else {
             return failure(.badRequest("missing or malformed verb"))
         }
         let verbAsSent = String(decoding: UnsafeBufferPointer(rebasing: verbBytes), as: UTF8.self)
         let verb = verbAsSent.uppercased()
-        guard Verb(rawValue: verb) != nil else {
+        guard knownVerbs.contains(verb) else {
             return failure(.unknownVerb(verbAsSent))
         }
 

@@ -1,7 +1,7 @@
 import LaurelJSON
 
 /// `AUTH {"token", "resume_after"?}`: authenticate the connection, optionally replaying stored pushes.
-public struct AuthRequest: Sendable, Hashable {
+public struct AuthRequest: RequestArguments, Hashable {
     /// The access token, 1 to 256 characters, compared exactly (not trimmed).
     public var token: String
     /// Replay every stored push with a greater `seq`; 0 or more.
@@ -12,7 +12,7 @@ public struct AuthRequest: Sendable, Hashable {
         self.resumeAfter = resumeAfter
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["token", "resume_after"])
         token = try fields.required(fields.string("token", .token), "token")
         resumeAfter = try fields.integer("resume_after", in: 0...Int.max)
@@ -20,7 +20,7 @@ public struct AuthRequest: Sendable, Hashable {
 }
 
 /// `NOTIFICATIONS {"after"?, "limit"?}`: stored pushes, oldest first.
-public struct NotificationsRequest: Sendable, Hashable {
+public struct NotificationsRequest: RequestArguments, Hashable {
     /// The largest page a request may ask for.
     public static let maximumLimit = 1000
     public static let defaultLimit = 100
@@ -35,7 +35,7 @@ public struct NotificationsRequest: Sendable, Hashable {
         self.limit = limit
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["after", "limit"])
         after = try fields.integer("after", in: 0...Int.max)
         limit = try fields.integer("limit", in: 1...Self.maximumLimit) ?? Self.defaultLimit
@@ -43,7 +43,7 @@ public struct NotificationsRequest: Sendable, Hashable {
 }
 
 /// `ACCOUNT.DELETE {"confirm"}`: delete the user after they typed their own name.
-public struct AccountDeleteRequest: Sendable, Hashable {
+public struct AccountDeleteRequest: RequestArguments, Hashable {
     /// The user's name as typed, 1 to 128 characters, not trimmed; the server compares it with the real name.
     public var confirm: String
 
@@ -51,7 +51,7 @@ public struct AccountDeleteRequest: Sendable, Hashable {
         self.confirm = confirm
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["confirm"])
         confirm = try fields.required(fields.string("confirm", .confirmation), "confirm")
     }

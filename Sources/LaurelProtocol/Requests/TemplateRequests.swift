@@ -2,7 +2,7 @@ import LaurelCore
 import LaurelJSON
 
 /// `TEMPLATES {"activity"?}`: the user's templates.
-public struct TemplatesRequest: Sendable, Hashable {
+public struct TemplatesRequest: RequestArguments, Hashable {
     /// Only templates of this activity (id or name), trimmed, 1 to 128 characters.
     public var activity: String?
 
@@ -10,7 +10,7 @@ public struct TemplatesRequest: Sendable, Hashable {
         self.activity = activity
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["activity"])
         activity = try fields.string("activity", .activityReference)
     }
@@ -25,7 +25,7 @@ public enum TemplateActivitySelection: Sendable, Hashable {
 }
 
 /// `TEMPLATE.CREATE {"activity", "type", "tiers"?, "name"?, "preset"?}`: create one template, or one per activity.
-public struct TemplateCreateRequest: Sendable, Hashable {
+public struct TemplateCreateRequest: RequestArguments, Hashable {
     public var activity: TemplateActivitySelection
     /// The template type; may be left out only when `preset` is given, since a preset brings its own.
     public var type: TemplateType?
@@ -47,7 +47,7 @@ public struct TemplateCreateRequest: Sendable, Hashable {
         self.preset = preset
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["activity", "type", "tiers", "name", "preset"])
         let activity = try fields.required(fields.string("activity", .activityReference), "activity")
         self.activity = activity == "*" ? .allActivities : .activity(activity)
@@ -62,7 +62,7 @@ public struct TemplateCreateRequest: Sendable, Hashable {
 }
 
 /// `TEMPLATE.UPDATE {"id", "name"?, "tiers"?, "active"?}`: change a template; absent fields stay as they are.
-public struct TemplateUpdateRequest: Sendable, Hashable {
+public struct TemplateUpdateRequest: RequestArguments, Hashable {
     /// The template's id, 1 to 128 characters.
     public var id: String
     /// A new name, trimmed, 1 to 64 characters.
@@ -79,7 +79,7 @@ public struct TemplateUpdateRequest: Sendable, Hashable {
         self.active = active
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["id", "name", "tiers", "active"])
         id = try fields.required(fields.string("id", .identifier), "id")
         name = try fields.string("name", .name)
@@ -88,23 +88,8 @@ public struct TemplateUpdateRequest: Sendable, Hashable {
     }
 }
 
-/// `TEMPLATE.DELETE {"id"}`: remove a template and its achievements.
-public struct TemplateDeleteRequest: Sendable, Hashable {
-    /// The template's id, 1 to 128 characters.
-    public var id: String
-
-    public init(id: String) {
-        self.id = id
-    }
-
-    init(argument: JSONObject?) throws(ProtocolError) {
-        let fields = try ArgumentReader(argument, fields: ["id"])
-        id = try fields.required(fields.string("id", .identifier), "id")
-    }
-}
-
 /// `TEMPLATE.EXPORT {"ids"?}`: a portable document of the user's templates.
-public struct TemplateExportRequest: Sendable, Hashable {
+public struct TemplateExportRequest: RequestArguments, Hashable {
     /// The most ids one request may list; well above the per-user template limit.
     public static let maximumIDs = 1000
 
@@ -115,14 +100,14 @@ public struct TemplateExportRequest: Sendable, Hashable {
         self.ids = ids
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["ids"])
         ids = try fields.strings("ids", count: 0...Self.maximumIDs, .identifier)
     }
 }
 
 /// `TEMPLATE.IMPORT {"document"}`: create templates from an exported document.
-public struct TemplateImportRequest: Sendable, Hashable {
+public struct TemplateImportRequest: RequestArguments, Hashable {
     /// The document as exported, `{"laurel_templates": 1, "templates": [...]}`. Only its being an object is
     /// checked here; its entries are judged one by one on import, and bad ones are reported as skipped.
     public var document: JSONObject
@@ -131,7 +116,7 @@ public struct TemplateImportRequest: Sendable, Hashable {
         self.document = document
     }
 
-    init(argument: JSONObject?) throws(ProtocolError) {
+    public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["document"])
         document = try fields.required(fields.object("document"), "document")
     }

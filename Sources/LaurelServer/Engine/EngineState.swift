@@ -5,6 +5,10 @@ import LaurelStore
 
 /// What the engine keeps between evaluations in `laurel.progress.state`: the running accumulator (so a new log
 /// costs one update, not a pass over the history) and the streak last shown (to tell what changed).
+///
+/// Stored as JSON through Codable, not LaurelJSON: the accumulator is a deep tree of structs whose encoding Codable
+/// derives (a hand-written one would be hundreds of lines to keep in step), and it is read once per session and
+/// written at checkpoints, never per request, so Foundation's encoder costs nothing that matters.
 struct EngineState: Codable, Sendable {
     /// Bumped when the stored form changes; an older form is rebuilt from the facts.
     static let currentVersion = 2

@@ -10,8 +10,8 @@ public final class ServerMetrics: Sendable {
     let pushesDelivered = Atomic<Int>(0)
     /// New logs stored from the session's state in one statement (group-committed), and those that took the
     /// transactional path (a stale state, a speed window, a retry or a refusal).
-    let logsFromSession = Atomic<Int>(0)
-    let logsInTransaction = Atomic<Int>(0)
+    let factsFromSession = Atomic<Int>(0)
+    let factsInTransaction = Atomic<Int>(0)
     /// Times a request used the user's progress as the session held it, and times it had to load it first.
     let progressFromSession = Atomic<Int>(0)
     let progressLoaded = Atomic<Int>(0)
@@ -24,11 +24,11 @@ public final class ServerMetrics: Sendable {
         requests.withLock { $0[verb, default: 0] += 1 }
     }
 
-    func countLogStored(fromSession: Bool) {
+    func countFactStored(fromSession: Bool) {
         if fromSession {
-            logsFromSession.wrappingAdd(1, ordering: .relaxed)
+            factsFromSession.wrappingAdd(1, ordering: .relaxed)
         } else {
-            logsInTransaction.wrappingAdd(1, ordering: .relaxed)
+            factsInTransaction.wrappingAdd(1, ordering: .relaxed)
         }
     }
 
@@ -58,10 +58,10 @@ public final class ServerMetrics: Sendable {
               connectionsRefused.load(ordering: .relaxed), type: "counter")
         gauge("laurel_unlocks_total", "Achievements unlocked by this instance.", unlocks.load(ordering: .relaxed), type: "counter")
         gauge("laurel_pushes_delivered_total", "Stored pushes written to client connections.", pushesDelivered.load(ordering: .relaxed), type: "counter")
-        lines.append("# HELP laurel_logs_stored_total New logs stored, by path (session: one group-committed statement).")
-        lines.append("# TYPE laurel_logs_stored_total counter")
-        lines.append("laurel_logs_stored_total{path=\"session\"} \(logsFromSession.load(ordering: .relaxed))")
-        lines.append("laurel_logs_stored_total{path=\"transaction\"} \(logsInTransaction.load(ordering: .relaxed))")
+        lines.append("# HELP laurel_facts_stored_total New logs, lesson completions and events stored, by path (session: one group-committed statement).")
+        lines.append("# TYPE laurel_facts_stored_total counter")
+        lines.append("laurel_facts_stored_total{path=\"session\"} \(factsFromSession.load(ordering: .relaxed))")
+        lines.append("laurel_facts_stored_total{path=\"transaction\"} \(factsInTransaction.load(ordering: .relaxed))")
         lines.append("# HELP laurel_session_progress_total Uses of a user's progress: held by the session, or loaded first.")
         lines.append("# TYPE laurel_session_progress_total counter")
         lines.append("laurel_session_progress_total{source=\"session\"} \(progressFromSession.load(ordering: .relaxed))")

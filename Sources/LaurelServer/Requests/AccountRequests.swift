@@ -6,28 +6,19 @@ import LaurelStore
 
 /// SETTINGS, PROFILE and NOTIFICATIONS: reading and adjusting the user's own account.
 enum AccountRequests {
-    /// A SETTINGS change: nil leaves a field as it is; `restDay` is doubly optional because `null` clears it.
-    struct SettingsChange: Sendable {
-        var timeZone: String?
-        var restDay: Weekday??
-        var vacation: Bool?
-
-        var isEmpty: Bool { timeZone == nil && restDay == nil && vacation == nil }
-    }
-
-    static func settings(_ change: SettingsChange, in context: RequestContext) async throws -> RequestOutcome {
+    static func settings(_ change: SettingsRequest, in context: RequestContext) async throws -> RequestOutcome {
         if let zone = change.timeZone, TimeZone(identifier: zone) == nil {
             throw ProtocolError.invalidArgument(field: "time_zone", message: "\"\(zone)\" is not an IANA time zone")
         }
-        if change.isEmpty {
+        if change.isReadOnly {
             return RequestOutcome(SettingsRendering.json(try await context.sessionProgress(now: Date()).settings))
         }
         let engine = context.engine
-        let (settings, pushes) = try await context.write { records -> (UserSettings, [StoredPush]) in
+        let (settings, pushes) = try await context.transaction { records -> (UserSettings, [StoredPush]) in
             let current = try records.currentSettings()
             var next = current
             if let zone = change.timeZone { next.timeZone = zone }
-            if let restDay = change.restDay { next.restDay = restDay }
+            if case .set(let restDay) = change.restDay { next.restDay = restDay }
             if let vacation = change.vacation { next.vacation = vacation }
             guard next != current else { return (current, []) }
             try records.appendSettings(next)
@@ -66,9 +57,8 @@ enum AccountRequests {
 
     /// Deletes the account once the user confirmed with their name; the answer comes first, then every
     /// connection of the user (here and on other instances) is closed.
-    static func delete(confirm: String, in context: RequestContext) async throws -> RequestOutcome {
-        let name = context.user.name
-        guard confirm == name else {
+    static func delete(_ request: AccountDeleteRequest, in context: RequestContext) async throws -> RequestOutcome {
+        guard request.confirm == context.user.name else {
             throw ProtocolError.invalidArgument(field: "confirm", message: "confirm must be the user name, exactly")
         }
         // This connection leaves the registry first, so the deletion's announcement (which closes the user's
@@ -76,7 +66,7 @@ enum AccountRequests {
         let registry = context.services.registry
         registry.detach(context.lineWriter.id, from: context.user.id)
         do {
-            try await context.write { records in try records.deleteAccount() }
+            try await context.transaction { records in try records.deleteAccount() }
         } catch {
             _ = registry.attach(context.lineWriter, to: context.user)
             throw error
@@ -84,7 +74,8 @@ enum AccountRequests {
         return RequestOutcome(nil, closeReason: "account_deleted")
     }
 
-    static func notifications(after: Int64, limit: Int, in context: RequestContext) async throws -> RequestOutcome {
+    static func notifications(_ page: NotificationsRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let (after, limit) = (Int64(page.after ?? 0), page.limit)
         let value = try await context.read { records -> JSONValue in
             let pushes = try records.pushes(after: after, limit: limit)
             return [

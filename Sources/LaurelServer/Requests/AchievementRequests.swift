@@ -34,7 +34,8 @@ enum AchievementRequests {
         ])
     }
 
-    static func one(id: String, in context: RequestContext) async throws -> RequestOutcome {
+    static func one(_ request: IDRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let id = request.id
         let now = Date()
         let snapshot = try await context.sessionProgress(now: now).snapshot(now: now)
         guard let view = views(snapshot).first(where: { $0.definition.id == id }) else {

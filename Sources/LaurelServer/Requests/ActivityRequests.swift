@@ -6,15 +6,17 @@ import LaurelStore
 
 /// ACTIVITIES, ACTIVITY.CREATE, ACTIVITY.DELETE and ACTIVITY.RESTORE.
 enum ActivityRequests {
-    static func list(includeDeleted: Bool, in context: RequestContext) async throws -> RequestOutcome {
+    static func list(_ request: ActivitiesRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let includeDeleted = request.includeDeleted
         let custom = try await context.read { try $0.customActivities(includeDeleted: includeDeleted) }
         return RequestOutcome(.array((context.catalog.activities + custom).map(ActivityRendering.json)))
     }
 
-    static func create(name: String, unit: ActivityUnit, icon: String?, in context: RequestContext) async throws -> RequestOutcome {
+    static func create(_ request: ActivityCreateRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let (name, unit, icon) = (request.name, request.unit, request.icon)
         let (catalog, engine) = (context.catalog, context.engine)
         let limit = context.services.configuration.limits.customActivities
-        let (activity, pushes) = try await context.write { records -> (Activity, [StoredPush]) in
+        let (activity, pushes) = try await context.transaction { records -> (Activity, [StoredPush]) in
             if catalog.builtinActivity(named: name) != nil {
                 throw ProtocolError.conflict("\"\(name)\" is the name of a built-in activity")
             }
@@ -32,12 +34,20 @@ enum ActivityRequests {
         return RequestOutcome(ActivityRendering.json(activity), pushes: pushes)
     }
 
+    static func delete(_ request: ActivityIDRequest, in context: RequestContext) async throws -> RequestOutcome {
+        try await setDeleted(request.id, deleted: true, in: context)
+    }
+
+    static func restore(_ request: ActivityIDRequest, in context: RequestContext) async throws -> RequestOutcome {
+        try await setDeleted(request.id, deleted: false, in: context)
+    }
+
     /// Deleting a custom activity deactivates its templates (their achievements hidden, streaks untouched);
     /// restoring it reactivates exactly those, and evaluates them at once.
-    static func setDeleted(_ idOrName: String, deleted: Bool, in context: RequestContext) async throws -> RequestOutcome {
+    private static func setDeleted(_ idOrName: String, deleted: Bool, in context: RequestContext) async throws -> RequestOutcome {
         let (catalog, engine) = (context.catalog, context.engine)
         let limit = context.services.configuration.limits.customActivities
-        let (activity, pushes) = try await context.write { records -> (Activity, [StoredPush]) in
+        let (activity, pushes) = try await context.transaction { records -> (Activity, [StoredPush]) in
             if catalog.builtinActivity(named: idOrName) != nil {
                 throw ProtocolError.conflict("built-in activities cannot be deleted or restored")
             }

@@ -3,45 +3,35 @@ import LaurelCore
 import LaurelProtocol
 
 /// The permit a LOG, LESSON.DONE or EVENT needs to add a new fact: its `at` within the allowed window and the user
-/// within their rate (one log taken from the user's `LogRateBucket`). Only new facts are judged: a retry of one already stored gets its first answer whatever
-/// the clock or the rate say now, and costs nothing. The allowance is taken before the transaction (it lives in
-/// the user's session) and given back when nothing new was stored.
+/// within their log rate (the log the ``VerbTable`` took for the request). Only new facts are judged: a retry of
+/// one already stored gets its first answer whatever the clock or the rate say now, and costs nothing.
 struct NewFactPermit: Sendable {
     private let timeProblem: LogTimePolicy.Problem?
-    private let rateWait: Duration?
-    private let session: UserSession
+    private let allowance: FactAllowance
 
-    init(at: Date?, now: Date, in context: RequestContext) async {
+    init(at: Date?, now: Date, in context: RequestContext) {
         timeProblem = at.flatMap { context.services.configuration.logTimePolicy.problem(with: $0, now: now) }
-        session = context.session
-        rateWait = await session.spendLogAllowance()
+        allowance = context.factAllowance
     }
 
     /// Whether a new fact is allowed (there is no refusal to give).
-    var allowsNewFact: Bool { timeProblem == nil && rateWait == nil }
+    var allowsNewFact: Bool {
+        if case .refused = allowance { return false }
+        return timeProblem == nil
+    }
 
     /// Throws the refusal for a new fact, if there is one. Call it after finding that the id is new.
     func throwIfRefused() throws {
-        if let timeProblem { throw LogRequests.error(for: timeProblem) }
-        if let rateWait {
-            throw ProtocolError.rateLimited(retryAfterMs: Int(max(1, rateWait.wholeMilliseconds)))
+        if let timeProblem { throw Self.error(for: timeProblem) }
+        if case .refused(let wait) = allowance {
+            throw ProtocolError.rateLimited(retryAfterMs: Int(max(1, wait.wholeMilliseconds)))
         }
     }
 
-    /// Gives the allowance back when the request stored nothing new (a duplicate, or an error).
-    func settle(storedNew: Bool) async {
-        if !storedNew, rateWait == nil { await session.refundLogAllowance() }
-    }
-
-    /// Runs `body` (which reports whether it stored a new fact) and settles the allowance.
-    func run<T>(_ body: () async throws -> (T, storedNew: Bool)) async throws -> T {
-        do {
-            let (value, storedNew) = try await body()
-            await settle(storedNew: storedNew)
-            return value
-        } catch {
-            await settle(storedNew: false)
-            throw error
+    static func error(for problem: LogTimePolicy.Problem) -> ProtocolError {
+        switch problem {
+        case .inFuture: .invalidArgument(field: "at", message: "at is more than 5 minutes in the future")
+        case .beforeBackfillWindow: .invalidArgument(field: "at", message: "at is older than the backfill window")
         }
     }
 }

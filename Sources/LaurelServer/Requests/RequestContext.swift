@@ -33,19 +33,17 @@ struct RequestContext: Sendable {
     let lineWriter: ConnectionLineWriter
     let session: UserSession
     let services: ServerResources
+    /// What the request took from the user's log rate (set for the verbs that spend it).
+    var factAllowance = FactAllowance.notSpent
 
     var store: any LaurelStore { services.store }
     var catalog: Catalog { services.catalog }
     /// The engine, keeping the user's state in the session between evaluations.
     var engine: ProgressEngine { services.engine.caching(in: session.stateCache) }
 
-    /// Runs a writing unit of work in the user's turn and transaction.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
-        try await session.inTurn { try await writeInTurn(body) }
-    }
-
-    /// Runs a writing unit of work in its own transaction; the caller holds the user's turn.
-    func writeInTurn<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
+    /// Runs a writing unit of work in its own transaction. The caller holds the user's turn: every verb the
+    /// ``VerbTable`` marks as writing does.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any UserRecords) throws -> T) async throws -> T {
         let cache = session.stateCache
         do {
             let value = try await services.store.write(user: user.id, body)
@@ -85,6 +83,11 @@ struct RequestOutcome: Sendable {
     var pushes: [StoredPush] = []
     /// Set when the connection is to say `BYE` with this reason and close after the answer.
     var closeReason: String?
+    /// Whether the request stored a new fact (a LOG, LESSON.DONE or EVENT that was not a retry): only then does
+    /// it keep the log it took from the user's rate.
+    var storedNewFact = false
+    /// Work that belongs to the request but follows its answer. It never answers: the tag has had its one answer.
+    var followUp: (@Sendable () async -> Void)?
 
     init(_ value: JSONValue?, pushes: [StoredPush] = [], closeReason: String? = nil) {
         self.value = value

@@ -11,7 +11,7 @@ enum SubscriptionRequests {
     /// Starts the trial and answers with the subscription it gives. The SUBSCRIPTION push stored with it reaches
     /// this instance's connections of the user at once and the other instances' through the store's event.
     static func startTrial(in context: RequestContext) async throws -> RequestOutcome {
-        guard let push = try await context.write({ try $0.startTrial() }) else {
+        guard let push = try await context.transaction({ try $0.startTrial() }) else {
             throw ProtocolError.conflict("the trial was used before; it is once per user")
         }
         return RequestOutcome(.object(push.data), pushes: [push])

@@ -8,7 +8,7 @@ import LaurelStore
 /// (see `PremiumGate`); a refusal changes nothing. A change is evaluated at once, so a new or reactivated
 /// template can unlock in the same request.
 enum TemplateRequests {
-    static func presets() -> RequestOutcome {
+    static func presets(in context: RequestContext) async throws -> RequestOutcome {
         RequestOutcome(.array(TemplateDefaults.presets.map { preset in
             [
                 "id": .string(preset.id), "name": .string(preset.name), "type": .string(preset.type.rawValue),
@@ -17,7 +17,8 @@ enum TemplateRequests {
         }))
     }
 
-    static func list(activity: String?, in context: RequestContext) async throws -> RequestOutcome {
+    static func list(_ filter: TemplatesRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let activity = filter.activity
         let (catalog, engine) = (context.catalog, context.engine)
         let value = try await context.read { records -> JSONValue in
             var activityID: String?
@@ -38,7 +39,7 @@ enum TemplateRequests {
         let (type, tiers) = try typeAndTiers(request)
         let (catalog, engine) = (context.catalog, context.engine)
         let limit = context.services.configuration.limits.templates
-        let (value, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
+        let (value, pushes) = try await context.transaction { records -> (JSONValue, [StoredPush]) in
             try PremiumGate.requireTemplates(records)
             let activities: [Activity]
             switch request.activity {
@@ -69,7 +70,7 @@ enum TemplateRequests {
 
     static func update(_ request: TemplateUpdateRequest, in context: RequestContext) async throws -> RequestOutcome {
         let (catalog, engine) = (context.catalog, context.engine)
-        let (value, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
+        let (value, pushes) = try await context.transaction { records -> (JSONValue, [StoredPush]) in
             guard var template = try records.template(id: request.id) else { throw ProtocolError.notFound(field: "id") }
             try PremiumGate.requireTemplates(records)
             if let name = request.name { template.name = name }
@@ -99,9 +100,10 @@ enum TemplateRequests {
         return RequestOutcome(value, pushes: pushes)
     }
 
-    static func delete(id: String, in context: RequestContext) async throws -> RequestOutcome {
+    static func delete(_ request: IDRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let id = request.id
         let engine = context.engine
-        let (value, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
+        let (value, pushes) = try await context.transaction { records -> (JSONValue, [StoredPush]) in
             guard let template = try records.template(id: id) else { throw ProtocolError.notFound(field: "id") }
             try PremiumGate.requireTemplates(records)
             // Deleting a template removes its achievements, earned ones included (rules.md).

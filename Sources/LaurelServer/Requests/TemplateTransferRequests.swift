@@ -7,7 +7,8 @@ import LaurelStore
 /// TEMPLATE.EXPORT and TEMPLATE.IMPORT: moving templates between accounts. Activities travel by name (built-ins
 /// by id), so an import maps them onto the importing user's own activities and says what it could not place.
 enum TemplateTransferRequests {
-    static func export(ids: [String]?, in context: RequestContext) async throws -> RequestOutcome {
+    static func export(_ request: TemplateExportRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let ids = request.ids
         let catalog = context.catalog
         let value = try await context.read { records -> JSONValue in
             var templates = try records.templates()
@@ -27,11 +28,12 @@ enum TemplateTransferRequests {
         return RequestOutcome(value)
     }
 
-    static func importDocument(_ document: JSONObject, in context: RequestContext) async throws -> RequestOutcome {
+    static func importDocument(_ request: TemplateImportRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let document = request.document
         let entries = try TemplateDocument.entries(of: document)
         let (catalog, engine) = (context.catalog, context.engine)
         let limit = context.services.configuration.limits.templates
-        let (value, pushes) = try await context.write { records -> (JSONValue, [StoredPush]) in
+        let (value, pushes) = try await context.transaction { records -> (JSONValue, [StoredPush]) in
             try PremiumGate.requireTemplates(records)
             var count = try records.templates().count
             var created: [AchievementTemplate] = []

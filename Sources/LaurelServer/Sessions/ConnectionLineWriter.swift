@@ -62,6 +62,14 @@ actor ConnectionLineWriter {
         await drain()
     }
 
+    /// Forgets a replay begun for an AUTH that then failed: the connection is back to knowing no user.
+    func abandonReplay() {
+        pending.removeAll()
+        holding = false
+        deliveredSeq = 0
+        missedPushes = nil
+    }
+
     /// Says `BYE` and closes the connection.
     func close(reason: String) async {
         await write(OutboundLine.push(kind: "BYE", ["reason": .string(reason)]))

@@ -33,7 +33,7 @@ import Testing
         let userID = PostgresValue.int(Int(user.id.rawValue))
         try await TestServer.run { port in
             let first = try await LineClient.authenticated(port: port, token: user.token)
-            Engine.ok(try await first.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 0))))
+            Engine.ok(try await first.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 1))))
             Engine.ok(try await first.request("PING"))
             let version = try await LaurelTestDatabase.count("SELECT state_version FROM laurel.users WHERE id = $1::bigint", [userID])
 

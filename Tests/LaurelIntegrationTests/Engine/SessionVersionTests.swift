@@ -26,8 +26,8 @@ import Testing
 
             // Both instances stored logs from their sessions, and each took the transactional path after the
             // other had written in between.
-            let fromSession = first.counter("laurel_logs_stored_total{path=\"session\"}") + second.counter("laurel_logs_stored_total{path=\"session\"}")
-            let retried = first.counter("laurel_logs_stored_total{path=\"transaction\"}") + second.counter("laurel_logs_stored_total{path=\"transaction\"}")
+            let fromSession = first.counter("laurel_facts_stored_total{path=\"session\"}") + second.counter("laurel_facts_stored_total{path=\"session\"}")
+            let retried = first.counter("laurel_facts_stored_total{path=\"transaction\"}") + second.counter("laurel_facts_stored_total{path=\"transaction\"}")
             #expect(fromSession > 0 && retried > 0, "session \(fromSession), transaction \(retried)")
             #expect(fromSession + retried == 12)
 
@@ -111,7 +111,7 @@ import Testing
             for day in 6..<9 {
                 Engine.ok(try await here.request("LOG", Engine.log("pushups", amount: 10, at: TestClock.noon(daysAgo: 9 - day), id: "c\(day)")))
             }
-            Engine.ok(try await there.request("LOG", Engine.log("lunges", amount: 3, at: TestClock.noon(daysAgo: 0), id: "c9")))
+            Engine.ok(try await there.request("LOG", Engine.log("lunges", amount: 3, at: TestClock.noon(daysAgo: 1), id: "c9")))
             let reference = try await RecomputedProgress.read(user, zone: .gmt, catalog: catalog)
             let settled = try await Eventually.holds(timeout: .seconds(10)) {
                 Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 9

@@ -1,0 +1,86 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+import LaurelStore
+import Logging
+import NIOCore
+
+/// AUTH, PING and QUIT: the verbs of the connection itself, usable before it is authenticated.
+enum ConnectionRequests {
+    static func ping(_: NoArguments, _ call: ConnectionCall) async throws -> RequestOutcome {
+        RequestOutcome(["time": .string(Timestamp.format(.now))])
+    }
+
+    static func quit(_: NoArguments, _ call: ConnectionCall) async throws -> RequestOutcome {
+        RequestOutcome(nil, closeReason: "quit")
+    }
+
+    /// AUTH is all or nothing: it answers `OK` with the connection attached to the user's session, or an error
+    /// with nothing attached. Pushes the connection missed are replayed after the `OK`; catching the user's
+    /// progress up with the days that passed follows the answer and never answers again.
+    static func authenticate(_ auth: AuthRequest, _ call: ConnectionCall) async throws -> RequestOutcome {
+        let (services, lineWriter) = (call.services, call.lineWriter)
+        guard call.state.context == nil else { throw ProtocolError.conflict("this connection is already authenticated") }
+        guard let user = try await services.store.authenticate(token: auth.token) else {
+            call.state.failedAuths += 1
+            throw ProtocolError.authFailed()
+        }
+        call.state.failedAuths = 0
+        // Hold live pushes until the answer (and any replay) is written, so every push arrives once, in order.
+        await lineWriter.beginReplay(after: Int64(auth.resumeAfter ?? 0))
+        let store = services.store
+        await lineWriter.readMissedPushes { after in
+            (try? await store.read(user: user.id) { try $0.pushes(after: after, limit: 1000) }) ?? []
+        }
+        let session = services.registry.attach(lineWriter, to: user)
+        let context = RequestContext(user: user, lineWriter: lineWriter, session: session, services: services)
+        let answer: JSONObject
+        let replay: @Sendable () async -> Void
+        do {
+            // The session's progress (loaded here unless another connection of the user already holds it) answers
+            // the AUTH and is ready for the first LOG.
+            let progress = try await context.sessionProgress(now: Date())
+            var lastSeq = progress.lastSeq
+            var missed: [StoredPush] = []
+            if let resumeAfter = auth.resumeAfter.map(Int64.init) {
+                (lastSeq, missed) = try await context.read { records in
+                    (try records.lastPushSeq(), try records.pushes(after: resumeAfter, limit: Int.max))
+                }
+            }
+            answer = [
+                "user": .string(user.name), "user_id": .string(user.id.description), "tier": .string(progress.subscription.tier),
+                "time_zone": .string(progress.settings.timeZone), "last_seq": .int(Int(lastSeq)),
+            ]
+            let (resumes, caughtUpAlready) = (auth.resumeAfter != nil, !progress.changesOnCatchUp(now: Date()))
+            replay = { [lastSeq, missed] in
+                if !resumes { await lineWriter.skip(through: lastSeq) }
+                await lineWriter.finishReplay(missed)
+                if !caughtUpAlready { await catchUp(context) }
+            }
+        } catch {
+            services.registry.detach(call.connection, from: user.id)
+            await lineWriter.abandonReplay()
+            throw error
+        }
+        call.state.context = context
+        call.channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.Authenticated())
+        var outcome = RequestOutcome(.object(answer))
+        outcome.followUp = replay
+        return outcome
+    }
+
+    /// Evaluates catalog additions and the days that passed; only when they change something is it written. A
+    /// failure is logged: the next request or AUTH tries again.
+    private static func catchUp(_ context: RequestContext) async {
+        let engine = context.engine
+        do {
+            let caughtUp = try await context.session.inTurn {
+                try await context.transaction { records in try engine.evaluate(.catchUp, in: records, now: Date()) }
+            }
+            await context.services.registry.deliver(caughtUp.pushes, to: context.user.id)
+        } catch {
+            context.services.logger.warning("catching up at AUTH failed", metadata: ["user": "\(context.user.id)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import LaurelJSON
+import LaurelProtocol
+import NIOCore
+
+/// One row of the ``VerbTable``: a verb, the argument it takes, who may use it, whether it writes, the allowance
+/// it spends, and its handler. What the row declares is enforced here, the same way for every verb, so handlers
+/// hold only what is particular to their verb.
+struct VerbRoute: Sendable {
+    /// Who may use the verb.
+    enum Access: Sendable {
+        /// Anyone connected, before AUTH too (AUTH, PING, QUIT); the handler works on the connection itself.
+        case anyone
+        /// An authenticated user; every other verb is `not_authenticated` before AUTH.
+        case user
+    }
+
+    /// What the verb does to the user's stored data.
+    enum Effect: Sendable {
+        /// Runs as soon as it is read; it may answer from the session's memory.
+        case reads
+        /// Runs in the user's turn: one writing request of the user at a time, in arrival order.
+        case writes
+    }
+
+    /// What a request spends before it runs.
+    enum Allowance: Sendable {
+        case none
+        /// One log from the user's log rate (rules.md, "Limits"); given back when no new fact was stored.
+        case newFact
+    }
+
+    let verb: String
+    let access: Access
+    let effect: Effect
+    let allowance: Allowance
+    /// Reads the argument and runs the handler under the row's rules.
+    let perform: @Sendable (_ argument: JSONObject?, _ call: ConnectionCall) async throws -> RequestOutcome
+
+    /// A verb of the connection itself, usable before AUTH.
+    static func connection<Arguments: RequestArguments>(
+        _ verb: String, _: Arguments.Type, _ effect: Effect,
+        _ handler: @escaping @Sendable (Arguments, ConnectionCall) async throws -> RequestOutcome
+    ) -> VerbRoute {
+        VerbRoute(verb: verb, access: .anyone, effect: effect, allowance: .none) { argument, call in
+            try await handler(try Arguments(argument: argument), call)
+        }
+    }
+
+    /// A verb of an authenticated user.
+    static func user<Arguments: RequestArguments>(
+        _ verb: String, _: Arguments.Type, _ effect: Effect, spends allowance: Allowance = .none,
+        _ handler: @escaping @Sendable (Arguments, RequestContext) async throws -> RequestOutcome
+    ) -> VerbRoute {
+        VerbRoute(verb: verb, access: .user, effect: effect, allowance: allowance) { argument, call in
+            // The argument is checked first: a malformed request is `invalid_argument` whoever sends it.
+            let arguments = try Arguments(argument: argument)
+            guard var context = call.state.context else { throw ProtocolError.notAuthenticated() }
+            if allowance == .newFact { context.factAllowance = await FactAllowance.spend(in: context.session) }
+            let request = context
+            do {
+                let outcome = switch effect {
+                case .reads: try await handler(arguments, request)
+                case .writes: try await request.session.inTurn { try await handler(arguments, request) }
+                }
+                await request.factAllowance.settle(storedNew: outcome.storedNewFact, in: request.session)
+                return outcome
+            } catch {
+                await request.factAllowance.settle(storedNew: false, in: request.session)
+                throw error
+            }
+        }
+    }
+
+    /// A verb of an authenticated user that takes no fields.
+    static func user(
+        _ verb: String, _ effect: Effect, _ handler: @escaping @Sendable (RequestContext) async throws -> RequestOutcome
+    ) -> VerbRoute {
+        user(verb, NoArguments.self, effect) { _, context in try await handler(context) }
+    }
+}
+
+/// The log a new-fact request took from the user's log rate, if it took one.
+enum FactAllowance: Sendable {
+    /// The verb spends no allowance.
+    case notSpent
+    case taken
+    /// The user is over the rate: a new fact is refused with `rate_limited` (a retry of a stored one is not).
+    case refused(retryAfter: Duration)
+
+    static func spend(in session: UserSession) async -> FactAllowance {
+        if let wait = await session.spendLogAllowance() { .refused(retryAfter: wait) } else { .taken }
+    }
+
+    /// Gives the log back when the request stored nothing new (a retry, a refusal, an error).
+    func settle(storedNew: Bool, in session: UserSession) async {
+        if case .taken = self, !storedNew { await session.refundLogAllowance() }
+    }
+}
+
+/// What a verb of the connection itself works on: the request's tag, the connection's state and its writer.
+struct ConnectionCall {
+    let tag: String
+    let connection: ConnectionID
+    let state: ConnectionState
+    let lineWriter: ConnectionLineWriter
+    let channel: any Channel
+    let services: ServerResources
+}
+
+/// What a connection knows about its client: nothing until AUTH succeeds. Only the connection's own request loop
+/// touches it, one request at a time.
+final class ConnectionState {
+    var context: RequestContext?
+    var failedAuths = 0
+}

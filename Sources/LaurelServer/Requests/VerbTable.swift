@@ -1,0 +1,51 @@
+import LaurelProtocol
+
+/// Every verb the server answers (protocol.md), one row each: adding a verb is a row here and its handler.
+///
+/// A row names the verb's argument type (checked before anything runs), whether the verb reads or writes (writes
+/// run in the user's turn), the allowance it spends, and the handler; ``VerbRoute`` applies all of it.
+enum VerbTable {
+    static let routes: [VerbRoute] = [
+        .connection("AUTH", AuthRequest.self, .writes, ConnectionRequests.authenticate),
+        .connection("PING", NoArguments.self, .reads, ConnectionRequests.ping),
+        .connection("QUIT", NoArguments.self, .reads, ConnectionRequests.quit),
+
+        .user("ACTIVITIES", ActivitiesRequest.self, .reads, ActivityRequests.list),
+        .user("ACTIVITY.CREATE", ActivityCreateRequest.self, .writes, ActivityRequests.create),
+        .user("ACTIVITY.DELETE", ActivityIDRequest.self, .writes, ActivityRequests.delete),
+        .user("ACTIVITY.RESTORE", ActivityIDRequest.self, .writes, ActivityRequests.restore),
+
+        .user("LOG", LogRequest.self, .writes, spends: .newFact, LogRequests.log),
+        .user("LOG.DELETE", IDRequest.self, .writes, LogRequests.delete),
+        .user("LOGS", LogsRequest.self, .reads, LogRequests.list),
+        .user("LESSON.DONE", LessonDoneRequest.self, .writes, spends: .newFact, LessonAndEventRequests.lessonDone),
+        .user("EVENT", EventRequest.self, .writes, spends: .newFact, LessonAndEventRequests.event),
+
+        .user("ACHIEVEMENTS", AchievementsRequest.self, .reads, AchievementRequests.list),
+        .user("ACHIEVEMENT", IDRequest.self, .reads, AchievementRequests.one),
+        .user("PROFILE", .reads, AccountRequests.profile),
+        .user("CHALLENGES", .reads, ChallengeRequests.challenges),
+        .user("SETTINGS", SettingsRequest.self, .writes, AccountRequests.settings),
+        .user("NOTIFICATIONS", NotificationsRequest.self, .reads, AccountRequests.notifications),
+
+        .user("SUBSCRIPTION", .reads, SubscriptionRequests.subscription),
+        .user("TRIAL.START", .writes, SubscriptionRequests.startTrial),
+
+        .user("PRESETS", .reads, TemplateRequests.presets),
+        .user("TEMPLATES", TemplatesRequest.self, .reads, TemplateRequests.list),
+        .user("TEMPLATE.CREATE", TemplateCreateRequest.self, .writes, TemplateRequests.create),
+        .user("TEMPLATE.UPDATE", TemplateUpdateRequest.self, .writes, TemplateRequests.update),
+        .user("TEMPLATE.DELETE", IDRequest.self, .writes, TemplateRequests.delete),
+        .user("TEMPLATE.EXPORT", TemplateExportRequest.self, .reads, TemplateTransferRequests.export),
+        .user("TEMPLATE.IMPORT", TemplateImportRequest.self, .writes, TemplateTransferRequests.importDocument),
+
+        .user("ACCOUNT.EXPORT", .reads, AccountRequests.export),
+        .user("ACCOUNT.DELETE", AccountDeleteRequest.self, .writes, AccountRequests.delete),
+    ]
+
+    /// The rows by verb (upper case).
+    static let byVerb: [String: VerbRoute] = Dictionary(uniqueKeysWithValues: routes.map { ($0.verb, $0) })
+
+    /// The request-line parser that knows these verbs.
+    static let parser = RequestLineParser(knownVerbs: Set(byVerb.keys))
+}

@@ -1,0 +1,40 @@
+import LaurelProtocol
+import Testing
+
+@testable import LaurelServer
+
+/// The verb table is the one place a verb is declared: these check what its rows say, the behaviour behind them
+/// is shown over sockets by the other suites.
+@Suite struct VerbTableTests {
+    /// The verbs of protocol version 1 (protocol.md, "Verbs").
+    static let protocolVerbs: Set<String> = [
+        "AUTH", "PING", "QUIT", "ACTIVITIES", "ACTIVITY.CREATE", "ACTIVITY.DELETE", "ACTIVITY.RESTORE", "LOG", "LOG.DELETE",
+        "LOGS", "LESSON.DONE", "EVENT", "ACHIEVEMENTS", "ACHIEVEMENT", "PROFILE", "SETTINGS", "CHALLENGES", "SUBSCRIPTION",
+        "TRIAL.START", "PRESETS", "TEMPLATES", "TEMPLATE.CREATE", "TEMPLATE.UPDATE", "TEMPLATE.DELETE", "TEMPLATE.EXPORT",
+        "TEMPLATE.IMPORT", "ACCOUNT.EXPORT", "ACCOUNT.DELETE", "NOTIFICATIONS",
+    ]
+
+    @Test func everyVerbHasExactlyOneRow() {
+        #expect(VerbTable.routes.count == VerbTable.byVerb.count)
+        #expect(Set(VerbTable.byVerb.keys) == Self.protocolVerbs)
+        #expect(VerbTable.parser.knownVerbs == Self.protocolVerbs)
+    }
+
+    @Test func onlyAuthPingAndQuitWorkBeforeAuthentication() {
+        #expect(Set(VerbTable.routes.filter { $0.access == .anyone }.map(\.verb)) == ["AUTH", "PING", "QUIT"])
+    }
+
+    @Test func theFactVerbsSpendTheLogRateAndWrite() {
+        let spending = VerbTable.routes.filter { $0.allowance == .newFact }
+        #expect(Set(spending.map(\.verb)) == ["LOG", "LESSON.DONE", "EVENT"])
+        #expect(spending.allSatisfy { $0.effect == .writes })
+    }
+
+    @Test func verbsThatOnlyReadNeverTakeTheUsersTurn() {
+        let reading: Set<String> = [
+            "ACTIVITIES", "LOGS", "ACHIEVEMENTS", "ACHIEVEMENT", "PROFILE", "CHALLENGES", "NOTIFICATIONS", "SUBSCRIPTION",
+            "PRESETS", "TEMPLATES", "TEMPLATE.EXPORT", "ACCOUNT.EXPORT",
+        ]
+        #expect(Set(VerbTable.routes.filter { $0.access == .user && $0.effect == .reads }.map(\.verb)) == reading)
+    }
+}

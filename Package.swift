@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // libpq, found with pkg-config (Debian: libpq-dev).
@@ -47,6 +51,7 @@ let package = Package(
             dependencies: [
                 "CLibPQ", "LaurelCore", "LaurelJSON", "LaurelStore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict
         ),
@@ -56,6 +61,7 @@ let package = Package(
             name: "LaurelServer",
             dependencies: [
                 "LaurelCore", "LaurelProtocol", "LaurelStore", "LaurelJSON",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -75,6 +81,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),
@@ -106,12 +114,14 @@ let package = Package(
             dependencies: [
                 "LaurelServer", "LaurelPostgres", "LaurelProtocol", "LaurelCore", "LaurelStore", "LaurelJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         // Reads the deployment files (Compose, Dockerfile, systemd unit, HAProxy) and checks that they hold together.
-        .testTarget(name: "LaurelDeployTests", swiftSettings: strict),
+        .testTarget(
+            name: "LaurelDeployTests", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: strict),
     ]
 )

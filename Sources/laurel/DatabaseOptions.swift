@@ -23,16 +23,23 @@ struct DatabaseOptions: ParsableArguments {
         return .embedded
     }
 
-    /// The database to use, starting the embedded cluster when none is configured. The caller stops the
-    /// returned cluster (if any) on exit.
-    func open(logger: Logger) throws -> (connectionString: String, embedded: EmbeddedPostgres?) {
+    /// Runs `body` with the database to use (its connection string, and the embedded cluster if one was started
+    /// because none is configured); the embedded cluster is stopped again when `body` ends, however it ends.
+    func withDatabase<T>(logger: Logger, _ body: (_ connectionString: String, _ embedded: EmbeddedPostgres?) async throws -> T) async throws -> T {
         switch location() {
         case .configured(let url):
-            return (url, nil)
+            return try await body(url, nil)
         case .embedded:
             let cluster = EmbeddedPostgres(directory: URL(fileURLWithPath: ".laurel", isDirectory: true).standardizedFileURL, logger: logger)
-            let url = try cluster.start()
-            return (url, cluster)
+            let url = try await cluster.start()
+            do {
+                let value = try await body(url, cluster)
+                await cluster.stop()
+                return value
+            } catch {
+                await cluster.stop()
+                throw error
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Subprocess
+import SystemPackage
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,14 +28,14 @@ final class EmbeddedPostgres: Sendable {
     var logFile: URL { directory.appendingPathComponent("postgres.log") }
 
     /// Makes sure the cluster exists and runs, and returns the URL of its `laurel` database.
-    func start() throws -> String {
+    func start() async throws -> String {
         let tools = try PostgresTools.locate()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let runAsPostgres = geteuid() == 0
-        if runAsPostgres { try tools.run("/bin/chown", ["-R", "postgres", directory.path]) }
+        if runAsPostgres { try await tools.run("/bin/chown", ["-R", "postgres", directory.path]) }
         if !FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("PG_VERSION").path) {
             logger.info("creating the embedded PostgreSQL cluster", metadata: ["directory": "\(dataDirectory.path)"])
-            try tools.run(tools.binary("initdb"), ["-D", dataDirectory.path, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C"],
+            try await tools.run(tools.binary("initdb"), ["-D", dataDirectory.path, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C"],
                           asPostgres: runAsPostgres)
         }
         let port: Int
@@ -42,28 +44,28 @@ final class EmbeddedPostgres: Sendable {
             logger.info("using the embedded PostgreSQL cluster that is already running", metadata: ["port": "\(port)"])
         } else {
             port = FreePort.find(preferring: Self.preferredPort)
-            try tools.run(tools.binary("pg_ctl"), [
+            try await tools.run(tools.binary("pg_ctl"), [
                 "-D", dataDirectory.path, "-l", logFile.path, "-w", "-t", "60",
                 "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1", "start",
             ], asPostgres: runAsPostgres)
             startedByUs.withLock { $0 = true }
             logger.info("started the embedded PostgreSQL cluster", metadata: ["port": "\(port)", "log": "\(logFile.path)"])
         }
-        let exists = try tools.output(tools.binary("psql"), [
+        let exists = try await tools.output(tools.binary("psql"), [
             "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-d", "postgres", "-Atc",
             "SELECT 1 FROM pg_database WHERE datname = '\(Self.databaseName)'",
         ])
         if exists.trimmingCharacters(in: .whitespacesAndNewlines) != "1" {
-            try tools.run(tools.binary("createdb"), ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", Self.databaseName])
+            try await tools.run(tools.binary("createdb"), ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", Self.databaseName])
         }
         return "postgresql://postgres@127.0.0.1:\(port)/\(Self.databaseName)"
     }
 
     /// Stops the cluster if this process started it.
-    func stop() {
+    func stop() async {
         guard startedByUs.withLock({ $0 }), let tools = try? PostgresTools.locate() else { return }
         do {
-            try tools.run(tools.binary("pg_ctl"), ["-D", dataDirectory.path, "-m", "fast", "-w", "stop"], asPostgres: geteuid() == 0)
+            try await tools.run(tools.binary("pg_ctl"), ["-D", dataDirectory.path, "-m", "fast", "-w", "stop"], asPostgres: geteuid() == 0)
             logger.info("stopped the embedded PostgreSQL cluster")
         } catch {
             logger.error("could not stop the embedded PostgreSQL cluster", metadata: ["error": "\(error)"])
@@ -99,25 +101,31 @@ struct PostgresTools {
 
     func binary(_ name: String) -> String { "\(binDirectory)/\(name)" }
 
-    func run(_ program: String, _ arguments: [String], asPostgres: Bool = false) throws {
-        let (status, output) = try execute(program, arguments, asPostgres: asPostgres)
+    func run(_ program: String, _ arguments: [String], asPostgres: Bool = false) async throws {
+        let (status, output) = try await execute(program, arguments, asPostgres: asPostgres)
         guard status == 0 else {
             throw SettingError("\((program as NSString).lastPathComponent) failed (exit \(status)): \(output.suffix(2000))")
         }
     }
 
-    func output(_ program: String, _ arguments: [String]) throws -> String {
-        let (status, output) = try execute(program, arguments, asPostgres: false)
+    func output(_ program: String, _ arguments: [String]) async throws -> String {
+        let (status, output) = try await execute(program, arguments, asPostgres: false)
         guard status == 0 else { throw SettingError("\((program as NSString).lastPathComponent) failed (exit \(status)): \(output)") }
         return output
     }
 
-    private func execute(_ program: String, _ arguments: [String], asPostgres: Bool) throws -> (Int32, String) {
+    /// Runs a program to completion and collects what it printed, standard output and error together.
+    private func execute(_ program: String, _ arguments: [String], asPostgres: Bool) async throws -> (Int32, String) {
         // pg_ctl starts the server with its output sent to the log file (-l), so the pipe ends when pg_ctl does.
-        if asPostgres {
-            return try ChildProcess.run("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments)
+        let (path, arguments) = asPostgres ? ("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments) : (program, arguments)
+        let result = try await Subprocess.run(
+            .path(FilePath(path)), arguments: Arguments(arguments), input: .none, output: .string(limit: 1 << 22),
+            error: .combinedWithOutput)
+        let status: Int32 = switch result.terminationStatus {
+        case .exited(let code): code
+        case .signaled(let signal): 128 + signal
         }
-        return try ChildProcess.run(program, arguments)
+        return (status, result.standardOutput)
     }
 }
 

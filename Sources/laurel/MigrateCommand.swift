@@ -10,18 +10,18 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = try LoggingSetup.bootstrap(level: logLevel)
-        let (connectionString, embedded) = try database.open(logger: logger)
-        defer { embedded?.stop() }
-        let pool = PostgresPool(
-            configuration: PostgresConfiguration(connectionString: connectionString, applicationName: "laurel-migrate", connectTimeoutSeconds: 5),
-            size: 1, logger: logger)
-        do {
-            let applied = try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped())
-            print(applied.isEmpty ? "up to date" : "applied \(applied.map(String.init).joined(separator: ", "))")
-        } catch {
+        try await database.withDatabase(logger: logger) { connectionString, embedded in
+            let pool = PostgresPool(
+                configuration: PostgresConfiguration(connectionString: connectionString, applicationName: "laurel-migrate", connectTimeoutSeconds: 5),
+                size: 1, logger: logger)
+            do {
+                let applied = try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped())
+                print(applied.isEmpty ? "up to date" : "applied \(applied.map(String.init).joined(separator: ", "))")
+            } catch {
+                await pool.close()
+                throw error
+            }
             await pool.close()
-            throw error
         }
-        await pool.close()
     }
 }

@@ -48,45 +48,45 @@ struct ServeCommand: AsyncParsableCommand {
             throw SettingError("catalog \(catalogName): \(error)")
         }
 
-        let (connectionString, embedded) = try database.open(logger: logger)
-        defer { embedded?.stop() }
-        let postgres = PostgresConfiguration(connectionString: connectionString, applicationName: "laurel", connectTimeoutSeconds: 5)
-        let pool = PostgresPool(configuration: postgres, size: max(1, poolSize), logger: logger)
-        do {
-            if !noMigrate { try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped()) }
-            let store = PostgresStore(
-                pool: pool, maxLogBatch: max(1, try Setting.integer(commitBatch, env: "LAUREL_COMMIT_BATCH", default: 256)),
-                logFlushers: max(1, try Setting.integer(commitFlushers, env: "LAUREL_COMMIT_FLUSHERS", default: 2)))
-            try await store.installCatalog(loadedCatalog)
-            if demoUser ?? (embedded != nil) {
-                let token = try await DemoUser.token(pool: pool)
-                print("demo token: \(token)")
-                print("try: nc \(configuration.host) \(configuration.port)   then   a1 AUTH {\"token\":\"\(token)\"}")
-                if embedded != nil { print("admin: psql \(connectionString)") }
-                fflush(nil)
+        try await database.withDatabase(logger: logger) { connectionString, embedded in
+            let postgres = PostgresConfiguration(connectionString: connectionString, applicationName: "laurel", connectTimeoutSeconds: 5)
+            let pool = PostgresPool(configuration: postgres, size: max(1, poolSize), logger: logger)
+            do {
+                if !noMigrate { try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped()) }
+                let store = PostgresStore(
+                    pool: pool, maxLogBatch: max(1, try Setting.integer(commitBatch, env: "LAUREL_COMMIT_BATCH", default: 256)),
+                    logFlushers: max(1, try Setting.integer(commitFlushers, env: "LAUREL_COMMIT_FLUSHERS", default: 2)))
+                try await store.installCatalog(loadedCatalog)
+                if demoUser ?? (embedded != nil) {
+                    let token = try await DemoUser.token(pool: pool)
+                    print("demo token: \(token)")
+                    print("try: nc \(configuration.host) \(configuration.port)   then   a1 AUTH {\"token\":\"\(token)\"}")
+                    if embedded != nil { print("admin: psql \(connectionString)") }
+                    fflush(nil)
+                }
+                let listener = PostgresNotificationListener(configuration: postgres, channels: [PostgresStoreEvents.channel], logger: logger)
+                listener.start()
+                let metrics = ServerMetrics()
+                let server = LaurelServer(
+                    configuration: configuration, store: store, catalog: loadedCatalog,
+                    storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), metrics: metrics, logger: logger)
+                var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: server)]
+                let metricsPort = try Setting.integer(self.metricsPort, env: "LAUREL_METRICS_PORT", default: 7421)
+                if metricsPort != 0 {
+                    services.append(.init(service: MetricsEndpoint(host: configuration.host, port: metricsPort, metrics: metrics, logger: logger)))
+                }
+                services.append(.init(service: SubscriptionExpiryWatcher(store: store, logger: logger)))
+                let group = ServiceGroup(configuration: .init(
+                    services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                try await group.run()
+                await listener.stop()
+            } catch {
+                await pool.close()
+                throw error
             }
-            let listener = PostgresNotificationListener(configuration: postgres, channels: [PostgresStoreEvents.channel], logger: logger)
-            listener.start()
-            let metrics = ServerMetrics()
-            let server = LaurelServer(
-                configuration: configuration, store: store, catalog: loadedCatalog,
-                storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), metrics: metrics, logger: logger)
-            var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: server)]
-            let metricsPort = try Setting.integer(self.metricsPort, env: "LAUREL_METRICS_PORT", default: 7421)
-            if metricsPort != 0 {
-                services.append(.init(service: MetricsEndpoint(host: configuration.host, port: metricsPort, metrics: metrics, logger: logger)))
-            }
-            services.append(.init(service: SubscriptionExpiryWatcher(store: store, logger: logger)))
-            let group = ServiceGroup(configuration: .init(
-                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            try await group.run()
-            await listener.stop()
-        } catch {
             await pool.close()
-            throw error
+            logger.info("stopped")
         }
-        await pool.close()
-        logger.info("stopped")
     }
 }
 

@@ -21,28 +21,28 @@ struct UserCommand: AsyncParsableCommand {
                 guard let duration = DurationText.parse(premium) else { throw SettingError("--premium must be a duration such as 30d") }
                 premiumSeconds = duration.inSeconds
             }
-            let (connectionString, embedded) = try database.open(logger: logger)
-            defer { embedded?.stop() }
-            let pool = PostgresPool(
-                configuration: PostgresConfiguration(connectionString: connectionString, applicationName: "laurel-user", connectTimeoutSeconds: 5),
-                size: 1, logger: logger)
-            let (name, timeZone, grantSeconds) = (name, timeZone, premiumSeconds)
-            do {
-                let token = try await pool.transaction { connection -> String in
-                    let token = try connection.query("SELECT token FROM laurel.create_user($1::text, $2::text)", [.text(name), .text(timeZone)])
-                        .first.flatMap { $0["token"] } ?? ""
-                    if let grantSeconds {
-                        try connection.execute("SELECT laurel.grant_premium($1::text, make_interval(secs => $2::float8))",
-                                               [.text(name), .double(grantSeconds)])
+            try await database.withDatabase(logger: logger) { connectionString, embedded in
+                let pool = PostgresPool(
+                    configuration: PostgresConfiguration(connectionString: connectionString, applicationName: "laurel-user", connectTimeoutSeconds: 5),
+                    size: 1, logger: logger)
+                let (name, timeZone, grantSeconds) = (name, timeZone, premiumSeconds)
+                do {
+                    let token = try await pool.transaction { connection -> String in
+                        let token = try connection.query("SELECT token FROM laurel.create_user($1::text, $2::text)", [.text(name), .text(timeZone)])
+                            .first.flatMap { $0["token"] } ?? ""
+                        if let grantSeconds {
+                            try connection.execute("SELECT laurel.grant_premium($1::text, make_interval(secs => $2::float8))",
+                                                   [.text(name), .double(grantSeconds)])
+                        }
+                        return token
                     }
-                    return token
+                    print(token)
+                } catch {
+                    await pool.close()
+                    throw error
                 }
-                print(token)
-            } catch {
                 await pool.close()
-                throw error
             }
-            await pool.close()
         }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 /// one-shot migration once it is healthy, and the server once the migration has finished.
 @Suite struct DockerComposeTests {
     private static func compose() throws -> YAMLNode {
-        try YAMLSubsetParser.parse(try RepositoryFiles.text("docker-compose.yml"))
+        try YAMLNode.parse(try RepositoryFiles.text("docker-compose.yml"))
     }
 
     private static func service(_ name: String) throws -> YAMLNode {

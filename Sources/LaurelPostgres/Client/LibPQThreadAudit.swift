@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -14,16 +15,13 @@ import Darwin
 public enum LibPQThreadAudit {
     /// How many libpq calls were made outside database threads since the process started.
     public static var violations: Int {
-        violationCount.withLock { $0 }
+        violationCount.load(ordering: .relaxed)
     }
 
     /// Counts (and logs) the call when the current thread is not a database thread.
     static func check(_ call: StaticString = #function) {
         guard !isDatabaseThread else { return }
-        let count = violationCount.withLock { count in
-            count += 1
-            return count
-        }
+        let count = violationCount.wrappingAdd(1, ordering: .relaxed).newValue
         logger.error(
             "libpq called outside a database thread",
             metadata: ["libpq.call": "\(call)", "libpq.violations": "\(count)"]
@@ -39,7 +37,7 @@ public enum LibPQThreadAudit {
         pthread_getspecific(threadKey) != nil
     }
 
-    private static let violationCount = LockedValue(0)
+    private static let violationCount = Atomic<Int>(0)
     private static let logger = Logger(label: "laurel.postgres.thread-audit")
     private static let threadKey: pthread_key_t = {
         var key = pthread_key_t()

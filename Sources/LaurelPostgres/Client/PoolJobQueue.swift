@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 
 /// A unit of work waiting for a pool connection. Exactly one of `run` and `fail` is called.
@@ -11,9 +12,7 @@ struct PoolJob: Sendable {
 /// its next job from here, so whichever connection frees up first serves the oldest waiter.
 final class PoolJobQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private var jobs: [PoolJob] = []
-    /// Index of the oldest job in `jobs`; taken jobs are dropped in batches, not one by one.
-    private var head = 0
+    private var jobs: Deque<PoolJob> = []
     private var isClosed = false
     private var runningWorkers: Int
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
@@ -24,7 +23,7 @@ final class PoolJobQueue: @unchecked Sendable {
     }
 
     var queuedCount: Int {
-        condition.withLock { jobs.count - head }
+        condition.withLock { jobs.count }
     }
 
     func makeJobID() -> UInt64 {
@@ -47,7 +46,7 @@ final class PoolJobQueue: @unchecked Sendable {
     /// Takes a job back out if no thread has started it yet (its caller was cancelled).
     func removeQueued(id: UInt64) -> PoolJob? {
         condition.withLock {
-            guard let index = jobs[head...].firstIndex(where: { $0.id == id }) else { return nil }
+            guard let index = jobs.firstIndex(where: { $0.id == id }) else { return nil }
             return jobs.remove(at: index)
         }
     }
@@ -55,20 +54,10 @@ final class PoolJobQueue: @unchecked Sendable {
     /// Blocks the calling database thread until there is a job, or returns nil once the pool closes.
     func next() -> PoolJob? {
         condition.withLock {
-            while !isClosed && head == jobs.count {
+            while !isClosed && jobs.isEmpty {
                 condition.wait()
             }
-            guard head < jobs.count else { return nil }
-            let job = jobs[head]
-            head += 1
-            if head == jobs.count {
-                jobs.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 1024 {
-                jobs.removeFirst(head)
-                head = 0
-            }
-            return job
+            return jobs.popFirst()
         }
     }
 
@@ -77,9 +66,8 @@ final class PoolJobQueue: @unchecked Sendable {
     func close() -> [PoolJob] {
         condition.withLock {
             isClosed = true
-            let abandoned = Array(jobs[head...])
+            let abandoned = Array(jobs)
             jobs.removeAll()
-            head = 0
             condition.broadcast()
             return abandoned
         }

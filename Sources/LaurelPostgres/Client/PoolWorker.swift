@@ -6,7 +6,7 @@ import Logging
 struct PoolWorker: Sendable {
     let configuration: PostgresConfiguration
     let queue: PoolJobQueue
-    let backoff: LockedValue<ReconnectBackoff>
+    let backoff: SharedReconnectBackoff
     let logger: Logger
 
     func run() {
@@ -46,22 +46,16 @@ struct PoolWorker: Sendable {
     /// in which case it fails at once.
     private func open() throws(PostgresError) -> PostgresConnection {
         let now = ContinuousClock.now
-        let refusal: String? = backoff.withLock { state in
-            state.permitsAttempt(at: now) ? nil : (state.lastFailure ?? "connection failed")
-        }
-        if let refusal {
+        if let refusal = backoff.refusal(at: now) {
             throw .connection("not reconnecting yet (backoff) after: \(refusal)")
         }
         do {
             let connection = try PostgresConnection.connect(configuration: configuration, logger: logger)
-            backoff.withLock { $0.recordSuccess() }
+            backoff.recordSuccess()
             return connection
         } catch {
             let message = error.connectionMessage
-            let delay = backoff.withLock { state in
-                state.recordFailure(message, at: .now)
-                return state.delay
-            }
+            let delay = backoff.recordFailure(message, at: .now)
             logger.warning(
                 "Could not connect to PostgreSQL",
                 metadata: ["postgres.error": "\(message)", "postgres.retry_after": "\(delay ?? .zero)"]

@@ -25,7 +25,7 @@ public final class PostgresPool: Sendable {
         precondition(size > 0, "a PostgresPool needs at least one connection")
         self.size = size
         self.queue = PoolJobQueue(workers: size)
-        let backoff = LockedValue(ReconnectBackoff(firstDelay: firstReconnectDelay))
+        let backoff = SharedReconnectBackoff(ReconnectBackoff(firstDelay: firstReconnectDelay))
         for index in 0..<size {
             var workerLogger = logger
             workerLogger[metadataKey: "postgres.pool.thread"] = "\(index)"

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How long to wait before trying to connect again after attempts failed: 100 ms after the first
 /// failure, doubling with each further failure up to 5 s, back to none after a success. While the
 /// wait runs, callers fail fast instead of each waiting out a connect timeout.
@@ -37,5 +39,32 @@ struct ReconnectBackoff: Sendable {
         delay = nil
         retryAt = nil
         lastFailure = nil
+    }
+}
+
+/// The backoff the threads of one pool share: one failed attempt makes every thread wait, so a database that is
+/// down sees one connection attempt per wait, not one per thread.
+final class SharedReconnectBackoff: Sendable {
+    private let state: Mutex<ReconnectBackoff>
+
+    init(_ backoff: ReconnectBackoff) {
+        state = Mutex(backoff)
+    }
+
+    /// Why an attempt now would be refused (the last failure), or nil when one may be made.
+    func refusal(at now: ContinuousClock.Instant) -> String? {
+        state.withLock { $0.permitsAttempt(at: now) ? nil : ($0.lastFailure ?? "connection failed") }
+    }
+
+    func recordSuccess() {
+        state.withLock { $0.recordSuccess() }
+    }
+
+    /// Records a failed attempt; returns the wait before the next one.
+    func recordFailure(_ message: String, at now: ContinuousClock.Instant) -> Duration? {
+        state.withLock { state in
+            state.recordFailure(message, at: now)
+            return state.delay
+        }
     }
 }

@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import LaurelCore
 import LaurelStore
@@ -10,7 +11,7 @@ actor UserSession {
     /// The engine's state as this instance last saved it (see `EngineStateCache`).
     nonisolated let stateCache = EngineStateCache()
     private var turnTaken = false
-    private var waitingForTurn: [CheckedContinuation<Void, Never>] = []
+    private var waitingForTurn: Deque<CheckedContinuation<Void, Never>> = []
     private var logAllowance: LogRateBucket
 
     init(user: AuthenticatedUser, limits: UserLimits) {

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Foundation
 import Logging
 import Testing
@@ -9,7 +10,7 @@ enum ClientTestDatabase {
 
     /// libpq calls the audit test makes on purpose outside database threads; no other test may
     /// add to `LibPQThreadAudit.violations`.
-    static let deliberateAuditViolations = LockedValue(0)
+    static let deliberateAuditViolations = NIOLockedValueBox(0)
 
     /// The test database's configuration; records a failure when the tests were started without
     /// a database.
@@ -41,7 +42,7 @@ enum ClientTestDatabase {
             result = .failure(error)
         }
         await pool.close()
-        #expect(LibPQThreadAudit.violations <= deliberateAuditViolations.withLock { $0 })
+        #expect(LibPQThreadAudit.violations <= deliberateAuditViolations.withLockedValue { $0 })
         return try result.get()
     }
 

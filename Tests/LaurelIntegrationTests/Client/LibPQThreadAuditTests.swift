@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Testing
 @testable import LaurelPostgres
 
@@ -29,11 +30,11 @@ struct LibPQThreadAuditTests {
         }
         await listener.stop()
         await received.finished()
-        #expect(LibPQThreadAudit.violations <= ClientTestDatabase.deliberateAuditViolations.withLock { $0 })
+        #expect(LibPQThreadAudit.violations <= ClientTestDatabase.deliberateAuditViolations.withLockedValue { $0 })
 
         // Now on purpose from the test's own thread (a cooperative-pool thread): connecting,
         // querying and closing are three counted calls.
-        ClientTestDatabase.deliberateAuditViolations.withLock { $0 += 3 }
+        ClientTestDatabase.deliberateAuditViolations.withLockedValue { $0 += 3 }
         let before = LibPQThreadAudit.violations
         #expect(!LibPQThreadAudit.isDatabaseThread)
         do {

@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Testing
 @testable import LaurelPostgres
 
@@ -100,7 +101,7 @@ struct PostgresNotificationListenerTests {
 
 /// Collects everything a listener delivers, so tests can poll for it.
 final class NotificationCollector: Sendable {
-    private let notifications = LockedValue<[PostgresNotification]>([])
+    private let notifications = NIOLockedValueBox<[PostgresNotification]>([])
     private let consumer: Task<Void, Never>
 
     init(_ listener: PostgresNotificationListener) {
@@ -108,13 +109,13 @@ final class NotificationCollector: Sendable {
         let stream = listener.notifications
         consumer = Task {
             for await notification in stream {
-                notifications.withLock { $0.append(notification) }
+                notifications.withLockedValue { $0.append(notification) }
             }
         }
     }
 
     func payloads(on channel: String) -> [String] {
-        notifications.withLock { $0.filter { $0.channel == channel }.map(\.payload) }
+        notifications.withLockedValue { $0.filter { $0.channel == channel }.map(\.payload) }
     }
 
     /// Returns once the stream has ended.

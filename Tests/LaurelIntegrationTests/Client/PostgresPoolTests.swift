@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Dispatch
 import Testing
 @testable import LaurelPostgres
@@ -6,17 +7,17 @@ import Testing
 struct PostgresPoolTests {
     @Test("more concurrent tasks than connections all complete, never over the pool size")
     func moreTasksThanConnections() async throws {
-        let inUse = LockedValue((current: 0, peak: 0))
+        let inUse = NIOLockedValueBox((current: 0, peak: 0))
         let pids = try await ClientTestDatabase.withPool(size: 3) { pool in
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<40 {
                     group.addTask {
                         try await pool.withConnection { connection in
-                            inUse.withLock { state in
+                            inUse.withLockedValue { state in
                                 state.current += 1
                                 state.peak = max(state.peak, state.current)
                             }
-                            defer { inUse.withLock { $0.current -= 1 } }
+                            defer { inUse.withLockedValue { $0.current -= 1 } }
                             return try connection.query("SELECT pg_backend_pid() AS pid, pg_sleep(0.01)")[0].int("pid")
                         }
                     }
@@ -30,26 +31,26 @@ struct PostgresPoolTests {
         }
         #expect(pids.count == 40)
         #expect(Set(pids).count <= 3)
-        #expect(inUse.withLock { $0.peak } <= 3)
+        #expect(inUse.withLockedValue { $0.peak } <= 3)
     }
 
     @Test("waiters are served first in, first out")
     func waitersAreFIFO() async throws {
         let gate = DispatchSemaphore(value: 0)
-        let blockerRunning = LockedValue(false)
-        let order = LockedValue<[Int]>([])
+        let blockerRunning = NIOLockedValueBox(false)
+        let order = NIOLockedValueBox<[Int]>([])
         try await ClientTestDatabase.withPool(size: 1) { pool in
             let blocker = Task {
                 try await pool.withConnection { _ in
-                    blockerRunning.withLock { $0 = true }
+                    blockerRunning.withLockedValue { $0 = true }
                     gate.wait()
                 }
             }
-            #expect(try await ClientTestDatabase.eventually { blockerRunning.withLock { $0 } })
+            #expect(try await ClientTestDatabase.eventually { blockerRunning.withLockedValue { $0 } })
             var waiters: [Task<Void, any Error>] = []
             for index in 0..<10 {
                 waiters.append(Task {
-                    try await pool.withConnection { _ in order.withLock { $0.append(index) } }
+                    try await pool.withConnection { _ in order.withLockedValue { $0.append(index) } }
                 })
                 #expect(try await ClientTestDatabase.eventually { pool.queuedCount == index + 1 })
             }
@@ -59,21 +60,21 @@ struct PostgresPoolTests {
                 try await waiter.value
             }
         }
-        #expect(order.withLock { $0 } == Array(0..<10))
+        #expect(order.withLockedValue { $0 } == Array(0..<10))
     }
 
     @Test("a waiter cancelled before it gets a connection leaves the queue")
     func cancelledWaiter() async throws {
         let gate = DispatchSemaphore(value: 0)
-        let blockerRunning = LockedValue(false)
+        let blockerRunning = NIOLockedValueBox(false)
         try await ClientTestDatabase.withPool(size: 1) { pool in
             let blocker = Task {
                 try await pool.withConnection { _ in
-                    blockerRunning.withLock { $0 = true }
+                    blockerRunning.withLockedValue { $0 = true }
                     gate.wait()
                 }
             }
-            #expect(try await ClientTestDatabase.eventually { blockerRunning.withLock { $0 } })
+            #expect(try await ClientTestDatabase.eventually { blockerRunning.withLockedValue { $0 } })
             let waiter = Task { try await pool.withConnection { _ in 1 } }
             #expect(try await ClientTestDatabase.eventually { pool.queuedCount == 1 })
             waiter.cancel()
@@ -87,16 +88,16 @@ struct PostgresPoolTests {
     @Test("closing fails queued waiters with poolClosed, lets running work finish, and refuses new work")
     func closeFailsWaiters() async throws {
         let gate = DispatchSemaphore(value: 0)
-        let blockerRunning = LockedValue(false)
+        let blockerRunning = NIOLockedValueBox(false)
         let pool = PostgresPool(configuration: try ClientTestDatabase.configuration(), size: 1, logger: ClientTestDatabase.logger)
         let blocker = Task {
             try await pool.withConnection { connection in
-                blockerRunning.withLock { $0 = true }
+                blockerRunning.withLockedValue { $0 = true }
                 gate.wait()
                 return try connection.query("SELECT 42 AS answer")[0].int("answer")
             }
         }
-        #expect(try await ClientTestDatabase.eventually { blockerRunning.withLock { $0 } })
+        #expect(try await ClientTestDatabase.eventually { blockerRunning.withLockedValue { $0 } })
         let waiters = (0..<3).map { _ in Task { try await pool.withConnection { _ in 1 } } }
         #expect(try await ClientTestDatabase.eventually { pool.queuedCount == 3 })
 
@@ -152,7 +153,7 @@ struct PostgresPoolTests {
     func connectionLostBeforeCommit() async throws {
         let table = ClientTestDatabase.uniqueName("client_commit")
         let gate = DispatchSemaphore(value: 0)
-        let backendPID = LockedValue<Int?>(nil)
+        let backendPID = NIOLockedValueBox<Int?>(nil)
         try await ClientTestDatabase.withPool(size: 1) { admin in
             try await admin.withConnection { try $0.simpleQuery("CREATE TABLE \(table) (id bigint)") }
             try await ClientTestDatabase.withPool(size: 1) { pool in
@@ -160,12 +161,12 @@ struct PostgresPoolTests {
                     try await pool.transaction { connection in
                         try connection.execute("INSERT INTO \(table) VALUES (1)")
                         let pid = try connection.query("SELECT pg_backend_pid() AS pid")[0].int("pid")
-                        backendPID.withLock { $0 = pid }
+                        backendPID.withLockedValue { $0 = pid }
                         gate.wait()
                     }
                 }
-                #expect(try await ClientTestDatabase.eventually { backendPID.withLock { $0 } != nil })
-                let pid = try #require(backendPID.withLock { $0 })
+                #expect(try await ClientTestDatabase.eventually { backendPID.withLockedValue { $0 } != nil })
+                let pid = try #require(backendPID.withLockedValue { $0 })
                 try await ClientTestDatabase.terminateBackend(pid, using: admin)
                 gate.signal()
                 let error = await #expect(throws: PostgresError.self) { try await transaction.value }
@@ -202,7 +203,7 @@ struct PostgresPoolTests {
     }
 
     private func waitForActiveBackend(applicationName: String, admin: PostgresPool) async throws -> Int {
-        let pid = LockedValue<Int?>(nil)
+        let pid = NIOLockedValueBox<Int?>(nil)
         let found = try await ClientTestDatabase.eventually {
             let active = try await admin.withConnection { connection in
                 try connection.query(
@@ -210,11 +211,11 @@ struct PostgresPoolTests {
                     [.text(applicationName)]
                 ).first.map { try $0.int("pid") }
             }
-            pid.withLock { $0 = active }
+            pid.withLockedValue { $0 = active }
             return active != nil
         }
         #expect(found, "the statement never became active")
-        return try #require(pid.withLock { $0 })
+        return try #require(pid.withLockedValue { $0 })
     }
 }
 

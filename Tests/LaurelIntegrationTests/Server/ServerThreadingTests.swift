@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import LaurelCore
 import LaurelJSON
 import Testing
@@ -29,10 +30,10 @@ import Testing
         }
         // The client audit test raises the allowance before it makes its calls, so at no moment may the count
         // exceed it; the count catches up with it once those calls are made.
-        #expect(LibPQThreadAudit.violations <= ClientTestDatabase.deliberateAuditViolations.withLock { $0 })
+        #expect(LibPQThreadAudit.violations <= ClientTestDatabase.deliberateAuditViolations.withLockedValue { $0 })
         let matches = try await Eventually.holds(timeout: .seconds(20)) {
-            LibPQThreadAudit.violations == ClientTestDatabase.deliberateAuditViolations.withLock { $0 }
+            LibPQThreadAudit.violations == ClientTestDatabase.deliberateAuditViolations.withLockedValue { $0 }
         }
-        #expect(matches, "libpq calls outside database threads: \(LibPQThreadAudit.violations), deliberate: \(ClientTestDatabase.deliberateAuditViolations.withLock { $0 })")
+        #expect(matches, "libpq calls outside database threads: \(LibPQThreadAudit.violations), deliberate: \(ClientTestDatabase.deliberateAuditViolations.withLockedValue { $0 })")
     }
 }

@@ -1,6 +1,7 @@
 import Histogram
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 
 /// Everything one connection observed: how far it got, its measured requests and their latencies, the
 /// errors by code, and the pushes it received. The report merges the tallies of all connections.
@@ -62,7 +63,7 @@ struct ConnectionTally: Sendable {
     mutating func recordResponse(_ line: ServerLine, sentAt: ContinuousClock.Instant, measured: Bool, at now: ContinuousClock.Instant) -> Bool {
         if line.isOK {
             hasLogged = true
-            if let unlocked = line.json?["unlocked"]?.arrayValue {
+            if let unlocked = line.value?["unlocked"]?.arrayValue {
                 for achievement in unlocked {
                     if let id = achievement["id"]?.stringValue, reportedUnlocks[id] == nil { reportedUnlocks[id] = sentAt }
                 }
@@ -75,7 +76,7 @@ struct ConnectionTally: Sendable {
             return true
         }
         if measured {
-            let code = line.kind == "ERR" ? line.errorCode : "malformed_response"
+            let code = line.kind == "ERR" ? line.loadErrorCode : "malformed_response"
             errors[code, default: 0] += 1
             lastMeasuredResponse = now
         }
@@ -85,18 +86,18 @@ struct ConnectionTally: Sendable {
     /// Records an untagged line received at `now`: a push, or an error that belongs to no request.
     mutating func recordUntagged(_ line: ServerLine, at now: ContinuousClock.Instant) {
         if line.kind == "ERR" {
-            errors[line.errorCode, default: 0] += 1
+            errors[line.loadErrorCode, default: 0] += 1
             return
         }
         let kind = String(line.kind)
         pushes[kind, default: 0] += 1
         switch kind {
         case "UNLOCK":
-            let id = line.json?["id"]?.stringValue ?? "(no id)"
+            let id = line.value?["id"]?.stringValue ?? "(no id)"
             unlockPushes[id, default: 0] += 1
             if unlockArrivals[id] == nil { unlockArrivals[id] = now }
         case "BYE":
-            byeReason = line.json?["reason"]?.stringValue ?? "unknown"
+            byeReason = line.value?["reason"]?.stringValue ?? "unknown"
         default:
             break
         }

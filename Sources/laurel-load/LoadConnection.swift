@@ -87,7 +87,7 @@ struct LoadConnection: Sendable {
                     tally.isAuthenticated = true
                     return true
                 }
-                let code = line.errorCode
+                let code = line.loadErrorCode
                 tally.errors[code, default: 0] += 1
                 tally.fail(.auth, code)
                 return false

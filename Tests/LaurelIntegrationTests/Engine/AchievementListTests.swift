@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import Testing
 
 /// ACHIEVEMENTS and ACHIEVEMENT: filters, summary, ordering, and the secret `level_10`.

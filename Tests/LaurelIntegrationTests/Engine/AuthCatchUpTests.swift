@@ -2,6 +2,7 @@ import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// rules.md: when a catalog gains an achievement, users who already meet it unlock it at their next evaluation, at

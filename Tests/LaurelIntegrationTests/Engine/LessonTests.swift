@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import Testing
 
 /// LESSON.DONE on a catalog that teaches (`mindful`): distinct lessons count, a repeated id is a duplicate, and a

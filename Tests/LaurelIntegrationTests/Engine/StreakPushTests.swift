@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import Testing
 
 /// STREAK pushes follow the streak as backfilled logs repair and extend it, and rest days keep it safe.

@@ -2,6 +2,7 @@ import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// An unlock is stored once and pushed once to every connection of the user, on every instance, however many

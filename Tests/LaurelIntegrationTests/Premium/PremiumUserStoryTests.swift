@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import Testing
 
 /// The premium user story end to end over a socket: a free user meets the paywall, starts a trial, makes a

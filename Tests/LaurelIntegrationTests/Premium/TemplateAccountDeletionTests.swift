@@ -2,6 +2,7 @@ import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// Deleting an account that has templates: everything of the user goes, templates and their unlocks included.

@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import Testing
 
 /// PRESETS, templates made from a preset, `"*"` for every live activity, and the default tiers and names of

@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import Testing
 
 /// Each template type unlocks exactly at its target: one short of it unlocks nothing, reaching it unlocks in

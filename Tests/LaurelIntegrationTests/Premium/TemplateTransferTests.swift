@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import Testing
 
 /// TEMPLATE.EXPORT and TEMPLATE.IMPORT between two accounts: activities travel by name (built-ins by id), what

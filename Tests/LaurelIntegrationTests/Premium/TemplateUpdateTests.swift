@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import Testing
 
 /// TEMPLATE.UPDATE and TEMPLATE.DELETE: what editing, switching off and on, and deleting a template do to its

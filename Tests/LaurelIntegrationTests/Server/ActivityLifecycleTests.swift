@@ -1,6 +1,7 @@
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// Listing, soft-deleting, restoring and re-creating activities (protocol.md "Activities and logs",

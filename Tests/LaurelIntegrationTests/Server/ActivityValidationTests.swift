@@ -1,6 +1,7 @@
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import LaurelServer
 import Testing
 

@@ -1,6 +1,7 @@
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// AUTH over a real socket: what works before and after it, wrong and revoked tokens, and the third failure in a

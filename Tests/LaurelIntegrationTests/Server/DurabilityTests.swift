@@ -2,6 +2,7 @@ import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 #if canImport(Glibc)

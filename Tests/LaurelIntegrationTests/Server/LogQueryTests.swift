@@ -2,6 +2,7 @@ import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// LOGS: newest first, filtered by activity and local days, in pages chained with `next` and `before`.

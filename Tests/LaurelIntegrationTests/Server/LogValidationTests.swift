@@ -2,6 +2,7 @@ import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// Every rule a LOG is checked against (protocol.md "LOG", rules.md "Limits and validation"): each refusal

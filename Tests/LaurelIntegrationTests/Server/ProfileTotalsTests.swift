@@ -1,6 +1,7 @@
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// PROFILE's totals: live logs, active days and the amount per activity, following LOG and LOG.DELETE.

@@ -1,6 +1,7 @@
-import NIOConcurrencyHelpers
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
+import NIOConcurrencyHelpers
 import Testing
 @testable import LaurelPostgres
 

@@ -1,5 +1,6 @@
 import LaurelCore
 import LaurelJSON
+import LaurelProtocol
 import Testing
 
 /// Connection life over a real socket: the greeting, AUTH, PING, QUIT.

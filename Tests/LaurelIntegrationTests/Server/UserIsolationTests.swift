@@ -2,6 +2,7 @@ import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// Another user's ids are `not_found` (protocol.md "Errors"): a user can neither see nor touch what belongs to

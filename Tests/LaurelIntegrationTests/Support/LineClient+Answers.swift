@@ -1,4 +1,5 @@
 import LaurelJSON
+import LaurelProtocol
 
 extension LineClient.Line {
     /// The `field` detail of an error answer (`invalid_argument`, `not_found`).

@@ -10,17 +10,7 @@ import Testing
 /// tagged responses, and keeps the pushes (`*` lines) that arrive in between.
 final class LineClient: Sendable {
     /// One line the server sent, parsed.
-    struct Line: Sendable, CustomStringConvertible {
-        let tag: String
-        let kind: String          // OK, ERR, or the push kind (HELLO, UNLOCK, BYE, ...)
-        let value: JSONValue?
-        let raw: String
-
-        var description: String { raw }
-        var isPush: Bool { tag == "*" && kind != "ERR" }
-        var object: JSONObject { value?.objectValue ?? [:] }
-        var errorCode: String? { kind == "ERR" ? object["code"]?.stringValue : nil }
-    }
+    typealias Line = ServerLine
 
     private let channel: any Channel
     private let writer: NIOAsyncChannelOutboundWriter<ByteBuffer>
@@ -82,11 +72,7 @@ final class LineClient: Sendable {
     }
 
     static func parse(_ raw: String) -> Line {
-        let parts = raw.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        let tag = parts.first.map(String.init) ?? ""
-        let kind = parts.count > 1 ? String(parts[1]) : ""
-        let value = parts.count > 2 ? try? JSONParser.parse(String(parts[2])) : nil
-        return Line(tag: tag, kind: kind, value: value, raw: raw)
+        ServerLine(raw)
     }
 
     /// Sends raw bytes as they are (no LF added).

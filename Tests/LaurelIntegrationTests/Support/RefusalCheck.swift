@@ -1,6 +1,7 @@
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import Testing
 
 /// One request the server must refuse, with the code and `field` it must refuse it with.

@@ -1,0 +1,46 @@
+import LaurelJSON
+import NIOCore
+
+/// One line as a client reads it from the server: the tag (`*` for pushes and errors that belong to no request),
+/// the kind (`OK`, `ERR`, or a push kind such as `UNLOCK`), and the JSON after them, parsed only when asked for.
+/// The load client and the tests read the server with it; ``OutboundLine`` is the server's side of the same lines.
+public struct ServerLine: Sendable, CustomStringConvertible {
+    /// The line as received, without its line ending.
+    public let raw: String
+    public let tag: String
+    public let kind: String
+    /// The text after the kind, if any.
+    public let payload: Substring?
+
+    public init(_ buffer: ByteBuffer) {
+        self.init(String(buffer: buffer))
+    }
+
+    public init(_ text: String) {
+        raw = text
+        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        tag = parts.first.map(String.init) ?? ""
+        kind = parts.count > 1 ? String(parts[1]) : ""
+        payload = parts.count > 2 ? parts[2] : nil
+    }
+
+    public var description: String { raw }
+
+    /// An untagged line: a push, or an error that belongs to no request.
+    public var isUntagged: Bool { tag == "*" }
+    /// A push (`* KIND {...}`), not an untagged error.
+    public var isPush: Bool { tag == "*" && kind != "ERR" }
+    public var isOK: Bool { kind == "OK" }
+
+    /// The JSON after the kind; nil when there is none or it does not parse.
+    public var value: JSONValue? {
+        guard let payload else { return nil }
+        return try? JSONParser.parse(Array(payload.utf8))
+    }
+
+    /// The value as an object (empty when it is none).
+    public var object: JSONObject { value?.objectValue ?? [:] }
+
+    /// The error code of an `ERR` line; nil for any other line.
+    public var errorCode: String? { kind == "ERR" ? object["code"]?.stringValue : nil }
+}

@@ -84,7 +84,7 @@ extension PostgresStore {
         var element: JSONObject = [
             "user_id": .int(Int(commit.user.rawValue)), "version": .int(Int(commit.expectedVersion)),
             "id": .string(log.id), "activity": .string(log.activityID), "amount": .int(log.amount),
-            "at_us": .int(PostgresTimestamp.microseconds(log.at)), "day": .string(log.day),
+            "at_us": .int(PostgresTimestamp.microseconds(log.at)), "day": .string(log.day.description),
             "xp": .int(figures.xp), "level": .int(figures.level), "max_level": .int(figures.maxLevel),
             "current_streak": .int(figures.currentStreak), "longest_streak": .int(figures.longestStreak),
         ]

@@ -46,7 +46,7 @@ extension PostgresUserRecords {
              WHERE user_id = $1::bigint ORDER BY at, created_at
             """, [userParameter]
         ).map { row in
-            LessonCompletion(lesson: try row.string("lesson_id"), category: try row.string("category"), day: try Self.day(row))
+            LessonCompletion(lesson: try row.string("lesson_id"), category: try row.string("category"), day: try row.localDay("day"))
         }
         let events = try connection.query(
             "SELECT name, \(PostgresTimestamp.column("at", as: "at_us")) FROM laurel.reported_events WHERE user_id = $1::bigint ORDER BY at",
@@ -65,7 +65,7 @@ extension PostgresUserRecords {
         ).first.map { row in
             StoredLesson(
                 id: try row.string("id"), lessonID: try row.string("lesson_id"), category: try row.string("category"),
-                at: PostgresTimestamp.date(microseconds: try row.int("at_us")), day: try row.string("day"),
+                at: PostgresTimestamp.date(microseconds: try row.int("at_us")), day: try row.localDay("day"),
                 requestedAt: try row.optionalInt("requested_us").map { PostgresTimestamp.date(microseconds: $0) },
                 response: try row["response"].map { try JSONParser.parse($0) })
         }
@@ -78,7 +78,7 @@ extension PostgresUserRecords {
             VALUES ($1::bigint, $2::text, $3::text, $4::text, \(PostgresTimestamp.parameter(5)), $6::date, \(PostgresTimestamp.parameter(7)), $8::json)
             """,
             [userParameter, .text(lesson.id), .text(lesson.lessonID), .text(lesson.category), .int(PostgresTimestamp.microseconds(lesson.at)),
-             .text(lesson.day), lesson.requestedAt.map { .int(PostgresTimestamp.microseconds($0)) } ?? .null,
+             .text(lesson.day.description), lesson.requestedAt.map { .int(PostgresTimestamp.microseconds($0)) } ?? .null,
              lesson.response.map { .text($0.serialized()) } ?? .null])
     }
 
@@ -140,17 +140,12 @@ extension PostgresUserRecords {
         return inserted == 1
     }
 
-    private static func day(_ row: PostgresRow) throws -> LocalDay {
-        guard let day = LocalDay(try row.string("day")) else { throw StoreError.failed("a stored day is not a date") }
-        return day
-    }
-
     private static func fact(_ row: PostgresRow) throws -> LoggedFact {
         let at = PostgresTimestamp.date(microseconds: try row.int("at_us"))
         // Logs made before local hours were stored count as UTC hours.
         let hour = try row.optionalInt("local_hour") ?? LocalDateTime(of: at, in: .gmt).hour
         return LoggedFact(
             id: try row.string("id"), activity: try row.string("activity_id"), amount: try row.int("amount"), at: at,
-            day: try day(row), localHour: hour)
+            day: try row.localDay("day"), localHour: hour)
     }
 }

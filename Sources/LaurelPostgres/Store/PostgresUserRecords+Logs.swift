@@ -23,7 +23,7 @@ extension PostgresUserRecords {
                     \(PostgresTimestamp.parameter(8)), $9::json, $10::smallint)
             """,
             [userParameter, .text(log.id), .text(log.activityID), .int(log.amount), .int(PostgresTimestamp.microseconds(log.at)),
-             .text(log.day), PostgresValue(log.note), log.requestedAt.map { .int(PostgresTimestamp.microseconds($0)) } ?? .null,
+             .text(log.day.description), PostgresValue(log.note), log.requestedAt.map { .int(PostgresTimestamp.microseconds($0)) } ?? .null,
              log.response.map { .text($0.serialized()) } ?? .null, PostgresValue(log.localHour)])
     }
 
@@ -57,7 +57,7 @@ extension PostgresUserRecords {
     private static func log(_ row: PostgresRow) throws -> StoredLog {
         StoredLog(
             id: try row.string("id"), activityID: try row.string("activity_id"), amount: try row.int("amount"),
-            at: PostgresTimestamp.date(microseconds: try row.int("at_us")), day: try row.string("day"), note: row["note"],
+            at: PostgresTimestamp.date(microseconds: try row.int("at_us")), day: try row.localDay("day"), note: row["note"],
             requestedAt: try row.optionalInt("requested_us").map { PostgresTimestamp.date(microseconds: $0) },
             deleted: try row.bool("deleted"), response: try row["response"].map { try JSONParser.parse($0) },
             localHour: try row.optionalInt("local_hour"))

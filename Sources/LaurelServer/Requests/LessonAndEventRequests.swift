@@ -43,7 +43,7 @@ struct LessonReport: ReportedFact {
         let day = LocalDay(of: at, in: try records.timeZone())
         let stored = StoredLesson(
             id: id ?? UUID().uuidString.lowercased(), lessonID: lesson.id, category: lesson.category, at: at,
-            day: day.description, requestedAt: self.at)
+            day: day, requestedAt: self.at)
         try records.insertLessonCompletion(stored)
         let json: JSONValue = [
             "id": .string(stored.id), "lesson": .string(lesson.id), "at": .string(Timestamp.format(at)), "day": .string(day.description),

@@ -30,7 +30,6 @@ enum LogRequests {
 
     static func list(_ query: LogsRequest, in context: RequestContext) async throws -> RequestOutcome {
         let (activity, limit, before) = (query.activity, query.limit, query.before)
-        let (from, to) = (query.from?.description, query.to?.description)
         let catalog = context.catalog
         let response = try await context.read { records -> JSONValue in
             var activityID: String?
@@ -42,7 +41,7 @@ enum LogRequests {
                 activityID = found.id
             }
             if let before, try records.log(id: before) == nil { throw ProtocolError.notFound(field: "before") }
-            let page = try records.logs(LogQuery(activityID: activityID, fromDay: from, toDay: to, beforeLogID: before, limit: limit + 1))
+            let page = try records.logs(LogQuery(activityID: activityID, fromDay: query.from, toDay: query.to, beforeLogID: before, limit: limit + 1))
             var object: JSONObject = ["logs": .array(page.prefix(limit).map(LogRendering.json))]
             if page.count > limit, let last = page.prefix(limit).last { object["next"] = .string(last.id) }
             return .object(object)
@@ -55,7 +54,7 @@ enum LogRendering {
     static func json(_ log: StoredLog) -> JSONValue {
         var object: JSONObject = [
             "id": .string(log.id), "activity": .string(log.activityID), "amount": .int(log.amount),
-            "at": .string(Timestamp.format(log.at)), "day": .string(log.day),
+            "at": .string(Timestamp.format(log.at)), "day": .string(log.day.description),
         ]
         if let note = log.note { object["note"] = .string(note) }
         return .object(object)
@@ -132,7 +131,7 @@ extension LogRequest: ReportedFact {
         let local = LocalDateTime(of: at, in: zone)
         let id = self.id ?? UUID().uuidString.lowercased()
         let log = StoredLog(
-            id: id, activityID: activity.id, amount: amount, at: at, day: local.day.description, note: note,
+            id: id, activityID: activity.id, amount: amount, at: at, day: local.day, note: note,
             requestedAt: self.at, localHour: local.hour)
         return (log, LoggedFact(id: id, activity: activity.id, amount: amount, at: at, day: local.day, localHour: local.hour))
     }

@@ -139,7 +139,7 @@ import Testing
     ) throws -> LogCommit {
         let at = Date(timeIntervalSince1970: 1_790_000_000)
         let log = StoredLog(
-            id: logID, activityID: activity, amount: 5, at: at, day: "2026-09-21", note: nil, requestedAt: at,
+            id: logID, activityID: activity, amount: 5, at: at, day: LocalDay(year: 2026, month: 9, day: 21)!, note: nil, requestedAt: at,
             response: ["log": ["id": .string(logID)], "duplicate": false], localHour: 12)
         return LogCommit(
             user: user.id, expectedVersion: version, log: log, unlocks: pushes.isEmpty ? [] : ["first_exercise"], unlockedAt: at,

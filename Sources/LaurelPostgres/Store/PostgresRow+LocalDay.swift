@@ -1,0 +1,16 @@
+import LaurelCore
+import LaurelStore
+
+/// Local days cross the database boundary as `YYYY-MM-DD` text (`to_char(day, 'YYYY-MM-DD')` out, `$n::date` in).
+extension PostgresRow {
+    func localDay(_ column: String) throws -> LocalDay {
+        guard let day = LocalDay(try string(column)) else { throw StoreError.failed("the stored \(column) is not a date") }
+        return day
+    }
+}
+
+extension PostgresValue {
+    init(_ day: LocalDay?) {
+        self = day.map { .text($0.description) } ?? .null
+    }
+}

@@ -122,6 +122,8 @@ let package = Package(
         ),
         // Reads the deployment files (Compose, Dockerfile, systemd unit, HAProxy) and checks that they hold together.
         .testTarget(
+            name: "LaurelEngineTests", dependencies: ["LaurelServer", "LaurelStore", "LaurelCore", "LaurelJSON"], swiftSettings: strict),
+        .testTarget(
             name: "LaurelDeployTests", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: strict),
     ]
 )

@@ -9,16 +9,24 @@ public struct ServerConfiguration: Sendable {
     public var maxLineBytes: Int
     /// Requests a connection may have unanswered before the server stops reading from it.
     public var maxRequestsInFlight: Int
+    /// Bytes written to a connection and not yet taken by its client beyond which the client is a slow consumer
+    /// and is disconnected (a single line is always allowed into an empty buffer, however long).
+    public var maxOutboundBytes: Int
     public var authTimeout: Duration
     public var idleTimeout: Duration
+    /// How long a graceful shutdown may take before the remaining connections are closed without waiting.
+    public var shutdownGrace: Duration
     public var logTimePolicy: LogTimePolicy
     public var limits: UserLimits
 
     public init(
         host: String = "127.0.0.1", port: Int = 7420, maxConnections: Int = 10_000, maxLineBytes: Int = 65_536,
-        maxRequestsInFlight: Int = 64, authTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(300),
+        maxRequestsInFlight: Int = 64, maxOutboundBytes: Int = 4 << 20, authTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(300), shutdownGrace: Duration = .seconds(10),
         logTimePolicy: LogTimePolicy = LogTimePolicy(), limits: UserLimits = UserLimits()
     ) {
+        self.maxOutboundBytes = maxOutboundBytes
+        self.shutdownGrace = shutdownGrace
         self.host = host
         self.port = port
         self.maxConnections = maxConnections

@@ -25,6 +25,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Time a client has to AUTH (env LAUREL_AUTH_TIMEOUT; default 10s).") var authTimeout: String?
     @Option(help: "Time after which an idle connection is closed (env LAUREL_IDLE_TIMEOUT; default 300s).") var idleTimeout: String?
     @Option(help: "Longest request line in bytes (env LAUREL_MAX_LINE; default 65536).") var maxLine: Int?
+    @Option(help: "Bytes a client may leave unread before it is disconnected as a slow consumer (env LAUREL_MAX_OUTBOUND_BUFFER; default 4194304).")
+    var maxOutboundBuffer: Int?
+    @Option(help: "Time a graceful shutdown may take before the process exits anyway, 0 for no limit (env LAUREL_SHUTDOWN_GRACE; default 10s).")
+    var shutdownGrace: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env LAUREL_LOG_LEVEL; default info).") var logLevel: String?
     @Flag(help: "Do not apply pending migrations at start.") var noMigrate = false
     @Flag(inversion: .prefixedNo, help: "Create (or re-issue a token for) the user `demo` and print its token; on by default with the embedded database.")
@@ -37,6 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = try Setting.integer(port, env: "LAUREL_PORT", default: configuration.port)
         configuration.maxConnections = try Setting.integer(maxConnections, env: "LAUREL_MAX_CONNECTIONS", default: configuration.maxConnections)
         configuration.maxLineBytes = try Setting.integer(maxLine, env: "LAUREL_MAX_LINE", default: configuration.maxLineBytes)
+        configuration.maxOutboundBytes = max(1, try Setting.integer(
+            maxOutboundBuffer, env: "LAUREL_MAX_OUTBOUND_BUFFER", default: configuration.maxOutboundBytes))
+        configuration.shutdownGrace = try Setting.duration(shutdownGrace, env: "LAUREL_SHUTDOWN_GRACE", default: configuration.shutdownGrace)
         configuration.authTimeout = try Setting.duration(authTimeout, env: "LAUREL_AUTH_TIMEOUT", default: configuration.authTimeout)
         configuration.idleTimeout = try Setting.duration(idleTimeout, env: "LAUREL_IDLE_TIMEOUT", default: configuration.idleTimeout)
         let poolSize = try Setting.integer(dbPoolSize, env: "LAUREL_DB_POOL_SIZE", default: 16)
@@ -78,6 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
                 services.append(.init(service: SubscriptionExpiryWatcher(store: store, logger: logger)))
                 let group = ServiceGroup(configuration: .init(
                     services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                let deadline = configuration.shutdownGrace > .zero
+                    ? ShutdownDeadline.watch(grace: configuration.shutdownGrace, logger: logger) : nil
+                defer { deadline?.cancel() }
                 try await group.run()
                 await listener.stop()
             } catch {

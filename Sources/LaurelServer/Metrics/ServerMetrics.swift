@@ -8,6 +8,10 @@ public final class ServerMetrics: Sendable {
     let connectionsRefused = Atomic<Int>(0)
     let unlocks = Atomic<Int>(0)
     let pushesDelivered = Atomic<Int>(0)
+    /// Connections closed because their client left too much unread (`BYE slow_consumer`).
+    let slowConsumers = Atomic<Int>(0)
+    /// Requests read from a connection that had closed by the time their turn came, dropped unexecuted.
+    let requestsDropped = Atomic<Int>(0)
     /// New logs stored from the session's state in one statement (group-committed), and those that took the
     /// transactional path (a stale state, a speed window, a retry or a refusal).
     let factsFromSession = Atomic<Int>(0)
@@ -58,6 +62,10 @@ public final class ServerMetrics: Sendable {
               connectionsRefused.load(ordering: .relaxed), type: "counter")
         gauge("laurel_unlocks_total", "Achievements unlocked by this instance.", unlocks.load(ordering: .relaxed), type: "counter")
         gauge("laurel_pushes_delivered_total", "Stored pushes written to client connections.", pushesDelivered.load(ordering: .relaxed), type: "counter")
+        gauge("laurel_slow_consumer_disconnects_total", "Connections closed because their client did not read what it was sent.",
+              slowConsumers.load(ordering: .relaxed), type: "counter")
+        gauge("laurel_requests_dropped_total", "Requests not executed because their connection had closed.",
+              requestsDropped.load(ordering: .relaxed), type: "counter")
         lines.append("# HELP laurel_facts_stored_total New logs, lesson completions and events stored, by path (session: one group-committed statement).")
         lines.append("# TYPE laurel_facts_stored_total counter")
         lines.append("laurel_facts_stored_total{path=\"session\"} \(factsFromSession.load(ordering: .relaxed))")

@@ -25,7 +25,8 @@ struct ClientConnection {
         let state = ConnectionState()
         do {
             try await channel.executeThenClose { inbound, outbound in
-                let lineWriter = ConnectionLineWriter(id: id, outbound: outbound, channel: channel.channel)
+                let lineWriter = ConnectionLineWriter(
+                    id: id, channel: channel.channel, maxUnsentBytes: services.configuration.maxOutboundBytes, metrics: services.metrics)
                 defer {
                     if let user = state.context?.user.id, let ended = services.registry.detach(id, from: user) {
                         // The engine state is not written with every LOG: keep it now, so that the user's next
@@ -36,6 +37,13 @@ struct ClientConnection {
                 }
                 await lineWriter.write(OutboundLine.push(kind: "HELLO", Self.hello))
                 for try await frame in inbound {
+                    // A request whose connection has gone is not executed: no one would read its answer, and a
+                    // client that pipelined many and left must not keep the server busy (its LOGs were not
+                    // acknowledged, so a retry after reconnecting is the client's to make).
+                    guard channel.channel.isActive else {
+                        services.metrics.requestsDropped.wrappingAdd(1, ordering: .relaxed)
+                        continue
+                    }
                     let next = await answer(frame, state: state, lineWriter: lineWriter, logger: logger)
                     if case .close(let reason) = next {
                         await lineWriter.close(reason: reason)

@@ -2,6 +2,7 @@ import LaurelJSON
 import LaurelProtocol
 import LaurelStore
 import NIOCore
+import Synchronization
 
 /// The sending side of one client connection, shared by the connection's own request loop and by everyone who
 /// pushes to the user. Stored pushes leave it exactly once each and strictly in `seq` order: they can arrive
@@ -9,28 +10,48 @@ import NIOCore
 /// from another instance), so they wait in `pending` until the next `seq` is there, and a gap that does not fill
 /// is read back from the store (every push it hears of is already committed). While a resumed connection
 /// replays what it missed, live pushes wait too.
+///
+/// Writing never waits for the client: a line goes to the channel at once, and the bytes the client has not taken
+/// yet are counted. A client that lets more than `maxUnsentBytes` pile up is a slow consumer and is disconnected,
+/// so that no client, by not reading, holds up the requests, pushes or store events of anyone else.
 actor ConnectionLineWriter {
     nonisolated let id: ConnectionID
-    private let channelWriter: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private let channel: any Channel
+    private let maxUnsentBytes: Int
+    private let metrics: ServerMetrics
+    /// Bytes handed to the channel and not yet written to the socket; the write completions (on the event loop)
+    /// take their bytes off again.
+    private let unsentBytes = Atomic<Int>(0)
+    private var closed = false
     private var deliveredSeq: Int64 = 0
     private var pending: [Int64: StoredPush] = [:]
     private var holding = false
     private var draining = false
     private var missedPushes: (@Sendable (_ after: Int64) async -> [StoredPush])?
 
-    init(id: ConnectionID, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, channel: any Channel) {
+    init(id: ConnectionID, channel: any Channel, maxUnsentBytes: Int, metrics: ServerMetrics) {
         self.id = id
-        self.channelWriter = outbound
         self.channel = channel
+        self.maxUnsentBytes = maxUnsentBytes
+        self.metrics = metrics
     }
 
     /// The `seq` of the last push delivered (or skipped as not wanted).
     var deliveredThrough: Int64 { deliveredSeq }
 
-    func write(_ line: ByteBuffer) async {
-        // A failed write means the connection is gone; its request loop notices and cleans up.
-        try? await channelWriter.write(line)
+    /// Sends a line, in order after every line sent before. A failed write means the connection is gone; its
+    /// request loop notices and cleans up.
+    func write(_ line: ByteBuffer) {
+        guard !closed else { return }
+        let size = line.readableBytes
+        let unsent = unsentBytes.load(ordering: .relaxed)
+        guard unsent == 0 || unsent + size <= maxUnsentBytes else {
+            metrics.slowConsumers.wrappingAdd(1, ordering: .relaxed)
+            close(reason: "slow_consumer")
+            return
+        }
+        unsentBytes.wrappingAdd(size, ordering: .relaxed)
+        channel.writeAndFlush(line).whenComplete { [self] _ in self.unsentBytes.wrappingSubtract(size, ordering: .relaxed) }
     }
 
     /// Where to read pushes this connection missed (set once the user is known).
@@ -70,10 +91,13 @@ actor ConnectionLineWriter {
         missedPushes = nil
     }
 
-    /// Says `BYE` and closes the connection.
-    func close(reason: String) async {
-        await write(OutboundLine.push(kind: "BYE", ["reason": .string(reason)]))
-        try? await channel.close()
+    /// Says `BYE` (after every line written before it, as far as the client takes them) and closes the connection.
+    /// Nothing is written after it.
+    func close(reason: String) {
+        guard !closed else { return }
+        closed = true
+        channel.writeAndFlush(OutboundLine.push(kind: "BYE", ["reason": .string(reason)]), promise: nil)
+        channel.close(promise: nil)
     }
 
     /// Writes pending pushes in `seq` order. Only one drain runs at a time; pushes that arrive while it writes
@@ -86,7 +110,7 @@ actor ConnectionLineWriter {
             pending = pending.filter { $0.key > deliveredSeq }
             if let next = pending.removeValue(forKey: deliveredSeq + 1) {
                 deliveredSeq = next.seq
-                await write(PushRendering.line(next))
+                write(PushRendering.line(next))
                 continue
             }
             guard let earliest = pending.keys.min() else { return }

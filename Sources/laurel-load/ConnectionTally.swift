@@ -31,7 +31,8 @@ struct ConnectionTally: Sendable {
     var acknowledged = 0
     var errors: [String: Int] = [:]
     var unanswered = 0
-    /// Latency of measured acknowledged requests, in microseconds.
+    /// Latency of measured acknowledged requests, in microseconds. It starts small (an idle connection records
+    /// nothing) and is given its full range by `prepareForLoad()`.
     var latency = Histogram<UInt32>(numberOfSignificantValueDigits: .three)
     var lastMeasuredResponse: ContinuousClock.Instant?
 
@@ -50,6 +51,19 @@ struct ConnectionTally: Sendable {
     init(index: Int, userIndex: Int) {
         self.index = index
         self.userIndex = userIndex
+    }
+
+    /// Latencies up to this are recorded without the histogram growing.
+    static let presizedLatencyMicroseconds: UInt64 = 60_000_000
+
+    /// Gives the latency histogram its whole range before the load starts. Growing it while recording costs a
+    /// millisecond or more per connection (the histogram's growth runs unspecialised generic code), and a thousand
+    /// connections all growing theirs at the first measured answers stalled the client, and with it the server
+    /// sharing its cores, for about a second.
+    mutating func prepareForLoad() {
+        var presized = Histogram<UInt32>(highestTrackableValue: Self.presizedLatencyMicroseconds, numberOfSignificantValueDigits: .three)
+        presized.autoResize = true
+        latency = presized
     }
 
     mutating func fail(_ failure: Failure, _ detail: String) {

@@ -35,12 +35,13 @@ struct LoadConnection: Sendable {
                 coordinator.handshakeConcluded(connection: index, authenticated: authenticated)
                 handshakeReported = true
                 guard authenticated else { return }
+                if plan.pace != .idle { tally.prepareForLoad() }
                 let start = await coordinator.startSignal.wait()
                 switch plan.pace {
                 case .closedLoop(let pipeline):
                     await runClosedLoop(pipeline: pipeline, start: start, &lines, outbound, &tally)
                 case .openLoop(let logsPerSecond):
-                    await runOpenLoop(logsPerSecond: logsPerSecond, start: start, &lines, outbound, &tally)
+                    await runOpenLoop(logsPerSecond: logsPerSecond, start: start, channel.channel, &lines, &tally)
                 case .idle:
                     await stayIdle(&lines, &tally)
                 }
@@ -158,7 +159,7 @@ struct LoadConnection: Sendable {
         if !finished { coordinator.loadFinished() }
     }
 
-    private func runOpenLoop(logsPerSecond: Double, start: LoadStart, _ lines: inout Lines, _ outbound: Outbound, _ tally: inout ConnectionTally) async {
+    private func runOpenLoop(logsPerSecond: Double, start: LoadStart, _ channel: any Channel, _ lines: inout Lines, _ tally: inout ConnectionTally) async {
         let window = start.window
         let schedule = OpenLoopSchedule(window: window, logsPerSecond: logsPerSecond, liveConnections: start.liveConnections,
                                         connection: index, connections: plan.connections)
@@ -167,7 +168,7 @@ struct LoadConnection: Sendable {
         let coordinator = self.coordinator
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                await sender.run(outbound)
+                await sender.run(on: channel)
                 if ledger.senderFinished() { coordinator.loadFinished() }
             }
             do {

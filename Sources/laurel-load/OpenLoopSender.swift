@@ -76,8 +76,13 @@ final class OpenLoopLedger: Sendable {
 }
 
 /// Sends one connection's requests on its open-loop schedule, however late the answers are. A request that
-/// leaves late (the client fell behind) keeps its intended time, which is what its latency is measured from:
-/// this is the correction for coordinated omission.
+/// leaves late keeps its intended time, which is what its latency is measured from: this is the correction for
+/// coordinated omission.
+///
+/// The sending runs on the connection's event loop, one timer at a time: an event loop's timers fire at their
+/// deadline and cost no task, whereas a thousand sleeping tasks wake through the global executor's timer thread,
+/// with a leeway of a tenth of the sleep, and a client that lags behind its own schedule charges its lag to the
+/// server it measures.
 struct OpenLoopSender: Sendable {
     let schedule: OpenLoopSchedule
     let window: MeasurementWindow
@@ -85,31 +90,43 @@ struct OpenLoopSender: Sendable {
     let requests: LogRequestLine
     let ledger: OpenLoopLedger
 
-    func run(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async {
-        var slot = 0
-        do {
-            sending: while true {
-                let intended = schedule.time(ofSlot: slot)
-                if window.isOver(at: intended) { break }
-                if ContinuousClock.now < intended {
-                    try await Task.sleep(until: intended, clock: .continuous)
-                }
-                let measured = window.isMeasured(intended)
-                if measured, let budget {
-                    switch budget.claim() {
-                    case .granted: break
-                    case .later:
-                        slot += 1
-                        continue sending
-                    case .exhausted: break sending
-                    }
-                }
-                ledger.willSend(measured: measured)
-                try await outbound.write(requests.buffer(sequence: slot))
-                slot += 1
+    /// Returns when the schedule is over or the connection has closed.
+    func run(on channel: any Channel) async {
+        let finished = channel.eventLoop.makePromise(of: Void.self)
+        channel.eventLoop.execute { self.send(from: 0, on: channel, finished: finished) }
+        try? await finished.futureResult.get()
+    }
+
+    /// Sends every request whose time has come, starting with `slot`, then waits on the event loop for the next.
+    private func send(from slot: Int, on channel: any Channel, finished: EventLoopPromise<Void>) {
+        var slot = slot
+        while true {
+            let intended = schedule.time(ofSlot: slot)
+            guard channel.isActive, !window.isOver(at: intended) else {
+                finished.succeed()
+                return
             }
-        } catch {
-            // Cancelled because the connection closed, or the write failed for the same reason: stop sending.
+            let wait = intended - ContinuousClock.now
+            if wait > .zero {
+                let next = slot
+                channel.eventLoop.scheduleTask(in: TimeAmount(wait)) { self.send(from: next, on: channel, finished: finished) }
+                return
+            }
+            let measured = window.isMeasured(intended)
+            if measured, let budget {
+                switch budget.claim() {
+                case .granted: break
+                case .later:
+                    slot += 1
+                    continue
+                case .exhausted:
+                    finished.succeed()
+                    return
+                }
+            }
+            ledger.willSend(measured: measured)
+            channel.writeAndFlush(requests.buffer(sequence: slot), promise: nil)
+            slot += 1
         }
     }
 }

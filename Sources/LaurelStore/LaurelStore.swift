@@ -23,6 +23,11 @@ public protocol LaurelStore: Sendable {
     /// commit. A commit that fails (the user deleted, the database unreachable) throws and stores nothing.
     func commitLog(_ commit: LogCommit) async throws(StoreError) -> LogCommit.Outcome
 
+    /// What LOG commits changed since a session's `version` (at which it knew pushes up to `lastSeq`), the logs
+    /// after `afterLogSeq` among them, read in one statement; nil when something other than LOG commits changed the
+    /// user's state since (the session then loads everything again).
+    func logsSince(user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64) async throws(StoreError) -> LogsSince?
+
     /// Keeps the engine's state of the user at `version`, so that a later session need not rebuild it from the
     /// facts (it adds the logs stored after it); nothing happens when a newer state is stored already.
     func saveProgressState(user: UserID, state: String, version: Int64) async throws(StoreError)

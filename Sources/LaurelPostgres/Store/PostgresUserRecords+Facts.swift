@@ -140,7 +140,7 @@ extension PostgresUserRecords {
         return inserted == 1
     }
 
-    private static func fact(_ row: PostgresRow) throws -> LoggedFact {
+    static func fact(_ row: PostgresRow) throws -> LoggedFact {
         let at = PostgresTimestamp.date(microseconds: try row.int("at_us"))
         // Logs made before local hours were stored count as UTC hours.
         let hour = try row.optionalInt("local_hour") ?? LocalDateTime(of: at, in: .gmt).hour

@@ -11,6 +11,9 @@ import Synchronization
 final class EngineStateCache: Sendable {
     private enum Entry {
         case progress(SessionProgress)
+        /// A progress that was whole at its version, before a newer version was announced: LOG commits elsewhere
+        /// may be all that changed since, and then it catches up with them (`SessionProgress.caughtUp`).
+        case behind(SessionProgress)
         case state(version: Int64, EngineState)
     }
 
@@ -26,7 +29,7 @@ final class EngineStateCache: Sendable {
     var newestState: (version: Int64, state: EngineState)? {
         held.withLock { held in
             switch held.entry {
-            case .progress(let progress): (progress.version, progress.state)
+            case .progress(let progress), .behind(let progress): (progress.version, progress.state)
             case .state(let version, let state): (version, state)
             case nil: nil
             }
@@ -41,6 +44,14 @@ final class EngineStateCache: Sendable {
         }
     }
 
+    /// The progress held before a newer version was announced, to catch up from.
+    var progressBehind: SessionProgress? {
+        held.withLock { held in
+            if case .behind(let progress) = held.entry { return progress }
+            return nil
+        }
+    }
+
     func keep(_ state: EngineState, version: Int64) {
         held.withLock { $0.entry = .state(version: version, state) }
     }
@@ -48,7 +59,10 @@ final class EngineStateCache: Sendable {
     /// Keeps `progress`, unless what is held is newer (a read that loaded it raced with a write).
     func keep(_ progress: SessionProgress) {
         held.withLock { held in
-            if case .progress(let current) = held.entry, current.version > progress.version { return }
+            switch held.entry {
+            case .progress(let current), .behind(let current): if current.version > progress.version { return }
+            default: break
+            }
             held.entry = progress.version >= held.newestAnnounced
                 ? .progress(progress) : .state(version: progress.version, progress.state)
         }
@@ -63,24 +77,38 @@ final class EngineStateCache: Sendable {
         held.withLock { Self.demote(&$0) { _ in true } }
     }
 
-    /// A write moved the user's state to `version` (this instance's own writes included).
+    /// A write moved the user's state to `version` (this instance's own writes included). The progress held is
+    /// kept to catch up from: the store tells whether only LOG commits came in between.
     func noteVersion(_ version: Int64) {
         held.withLock { held in
             held.newestAnnounced = max(held.newestAnnounced, version)
-            Self.demote(&held) { $0.version < version }
+            if case .progress(let progress) = held.entry, progress.version < version { held.entry = .behind(progress) }
         }
     }
 
-    /// Pushes up to `seq` were stored for the user; ones the session did not store itself (an operator's grant,
-    /// an expiry) may have changed what it shows.
+    /// A commit found the user's version moved on: the progress held is kept to catch up from.
+    func noteBehind() {
+        held.withLock { held in
+            if case .progress(let progress) = held.entry { held.entry = .behind(progress) }
+        }
+    }
+
+    /// Pushes up to `seq` were stored for the user; ones the session did not store itself may have changed what it
+    /// shows. The progress is kept to catch up from: the store tells LOG commits elsewhere (whose pushes these
+    /// mostly are) from anything else, an operator's grant or an expiry, which makes the session load it all.
     func noteStoredPushes(through seq: Int64) {
-        held.withLock { Self.demote(&$0) { $0.lastSeq < seq } }
+        held.withLock { held in
+            if case .progress(let progress) = held.entry, progress.lastSeq < seq { held.entry = .behind(progress) }
+        }
     }
 
     /// Keeps only the engine state of the progress held, when `outdated` says the rest may be stale.
     private static func demote(_ held: inout Held, if outdated: (SessionProgress) -> Bool) {
-        if case .progress(let progress) = held.entry, outdated(progress) {
+        switch held.entry {
+        case .progress(let progress) where outdated(progress), .behind(let progress) where outdated(progress):
             held.entry = .state(version: progress.version, progress.state)
+        default:
+            break
         }
     }
 

@@ -101,6 +101,26 @@ struct SessionProgress: Sendable {
             highestLevel: highestLevel)
     }
 
+    /// This progress brought up to the user's version by LOG commits stored elsewhere (nothing else changed since):
+    /// their logs added to the engine state, the unlocks, figures and last push seq taken as they are now. Nil when
+    /// a log needs its neighbours (a speed window), which only a full load gives.
+    func caughtUp(with changes: LogsSince) -> SessionProgress? {
+        var progress = self
+        for log in changes.logs where log.seq > progress.state.lastLogSeq {
+            guard canRecordLog(of: log.fact.activity) else { return nil }
+            progress.state.accumulator.record(log.fact, neighbours: [], settings: context.history)
+            progress.state.lastLogSeq = log.seq
+        }
+        progress.version = changes.version
+        progress.lastSeq = max(progress.lastSeq, changes.lastSeq)
+        progress.unlocks = changes.unlocks
+        progress.xp = changes.figures.xp
+        progress.level = changes.figures.level
+        progress.highestLevel = changes.figures.maxLevel
+        if let shown = changes.figures.shownStreak { progress.state.streak = shown }
+        return progress
+    }
+
     /// Takes on a decision once it is stored, at the user's new `version`, with the stored log's number and pushes.
     mutating func apply(_ decision: ProgressDecision, version: Int64, logSeq: Int64, pushes: [StoredPush], now: Date) {
         self.version = version

@@ -19,6 +19,7 @@ public final class ServerMetrics: Sendable {
     /// Times a request used the user's progress as the session held it, and times it had to load it first.
     let progressFromSession = Atomic<Int>(0)
     let progressLoaded = Atomic<Int>(0)
+    let progressCaughtUp = Atomic<Int>(0)
     private let requests = Mutex<[String: Int]>([:])
     private let errors = Mutex<[String: Int]>([:])
 
@@ -36,11 +37,21 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    func countProgressRead(fromSession: Bool) {
-        if fromSession {
-            progressFromSession.wrappingAdd(1, ordering: .relaxed)
-        } else {
-            progressLoaded.wrappingAdd(1, ordering: .relaxed)
+    /// Where a request found the user's session progress.
+    enum ProgressSource {
+        /// Held by the session, current.
+        case session
+        /// Held at an older version and brought up to date with the LOGs stored since (one statement).
+        case caughtUp
+        /// Loaded whole from the store.
+        case store
+    }
+
+    func countProgressRead(source: ProgressSource) {
+        switch source {
+        case .session: progressFromSession.wrappingAdd(1, ordering: .relaxed)
+        case .caughtUp: progressCaughtUp.wrappingAdd(1, ordering: .relaxed)
+        case .store: progressLoaded.wrappingAdd(1, ordering: .relaxed)
         }
     }
 
@@ -74,6 +85,7 @@ public final class ServerMetrics: Sendable {
         lines.append("# TYPE laurel_session_progress_total counter")
         lines.append("laurel_session_progress_total{source=\"session\"} \(progressFromSession.load(ordering: .relaxed))")
         lines.append("laurel_session_progress_total{source=\"store\"} \(progressLoaded.load(ordering: .relaxed))")
+        lines.append("laurel_session_progress_total{source=\"caught_up\"} \(progressCaughtUp.load(ordering: .relaxed))")
         lines.append("# HELP laurel_requests_total Requests answered, by verb.")
         lines.append("# TYPE laurel_requests_total counter")
         for (verb, count) in requests.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {

@@ -88,12 +88,34 @@ extension LogRequest: ReportedFact {
         try records.setLogResponse(id: id, response: answer)
     }
 
-    /// Evaluates the LOG against the session's state and commits it with the answer in one statement.
+    /// Evaluates the LOG against the session's state and commits it with the answer in one statement. A commit
+    /// that finds the version moved on (the user logged on another instance meanwhile) catches the session up with
+    /// the LOGs stored since and tries once more before leaving the LOG to the transactional path.
     func recordFromSession(now: Date, in context: RequestContext) async throws -> FactRecording? {
+        for attempt in 1...2 {
+            switch try await commitFromSession(now: now, in: context) {
+            case .recorded(let recording): return recording
+            case .notHere: return nil
+            case .stale:
+                context.session.stateCache.noteBehind()
+                if attempt == 2 { context.session.stateCache.demote() }
+            }
+        }
+        return nil
+    }
+
+    private enum SessionCommit {
+        case recorded(FactRecording)
+        /// The session cannot decide this LOG (a speed window, an unknown activity) or the id is taken.
+        case notHere
+        case stale
+    }
+
+    private func commitFromSession(now: Date, in context: RequestContext) async throws -> SessionCommit {
         let cache = context.session.stateCache
         var progress = try await context.sessionProgress(now: now)
         guard let activity = progress.liveActivity(activity, catalog: context.catalog),
-              progress.canRecordLog(of: activity.id) else { return nil }
+              progress.canRecordLog(of: activity.id) else { return .notHere }
         var (log, fact) = newLog(of: activity, zone: progress.context.zone, now: now)
         let decision = progress.decide(recording: fact, now: now)
         let answer = FactAnswer.json(fact: LogRendering.json(log), evaluation: decision.evaluation(pushes: []))
@@ -116,12 +138,11 @@ extension LogRequest: ReportedFact {
                     try? await store.saveProgressState(user: user, state: text, version: version)
                 }
             }
-            return FactRecording(answer: answer, pushes: pushes, storedNew: true)
+            return .recorded(FactRecording(answer: answer, pushes: pushes, storedNew: true))
         case .stale:
-            cache.demote()
-            return nil
+            return .stale
         case .duplicate:
-            return nil
+            return .notHere
         }
     }
 

@@ -62,10 +62,18 @@ struct RequestContext: Sendable {
     func sessionProgress(now: Date) async throws -> SessionProgress {
         let cache = session.stateCache
         if let held = cache.progress {
-            services.metrics.countProgressRead(fromSession: true)
+            services.metrics.countProgressRead(source: .session)
             return held
         }
-        services.metrics.countProgressRead(fromSession: false)
+        if let behind = cache.progressBehind,
+           let changes = try await services.store.logsSince(
+               user: user.id, version: behind.version, lastSeq: behind.lastSeq, afterLogSeq: behind.state.lastLogSeq),
+           let caughtUp = behind.caughtUp(with: changes) {
+            services.metrics.countProgressRead(source: .caughtUp)
+            cache.keep(caughtUp)
+            return caughtUp
+        }
+        services.metrics.countProgressRead(source: .store)
         let engine = self.engine
         let progress = try await read { records in try SessionProgress(records: records, engine: engine, now: now) }
         cache.keep(progress)

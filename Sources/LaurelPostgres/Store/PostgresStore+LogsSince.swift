@@ -1,0 +1,56 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelStore
+
+/// A session catching up with LOGs another instance stored: one statement, outside a transaction (a single
+/// statement sees one snapshot), checked against the run of versions only LOG commits made (sql/0010).
+extension PostgresStore {
+    public func logsSince(user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64) async throws(StoreError) -> LogsSince? {
+        do {
+            return try await pool.withConnection { connection in
+                // One row per log stored after `afterLogSeq` (or one without a log), each with the user's figures.
+                let rows = try connection.query(
+                    """
+                    SELECT u.state_version, u.last_seq,
+                           (u.log_run_end = u.state_version AND u.log_run_seq = u.last_seq
+                            AND u.log_run_start <= $2::bigint AND u.log_run_start_seq <= $3::bigint) AS logs_only,
+                           p.xp, p.level, p.max_level, p.current_streak, p.longest_streak, p.shown_streak::text AS shown_streak,
+                           (SELECT coalesce(json_object_agg(x.achievement_id, (extract(epoch FROM x.unlocked_at) * 1000000)::bigint), '{}')
+                              FROM laurel.unlocks x WHERE x.user_id = u.id)::text AS unlocks,
+                           l.seq, l.id, l.activity_id, l.amount, l.at_us, l.day, l.local_hour
+                      FROM laurel.users u
+                      LEFT JOIN laurel.progress p ON p.user_id = u.id
+                      LEFT JOIN LATERAL (
+                          SELECT seq, id, activity_id, amount, \(PostgresTimestamp.column("at", as: "at_us")),
+                                 to_char(day, 'YYYY-MM-DD') AS day, local_hour
+                            FROM laurel.logs WHERE user_id = u.id AND deleted_at IS NULL AND seq > $4::bigint
+                      ) l ON true
+                     WHERE u.id = $1::bigint
+                     ORDER BY l.seq
+                    """,
+                    [.int(Int(user.rawValue)), .int(Int(version)), .int(Int(lastSeq)), .int(Int(afterLogSeq))])
+                guard let first = rows.first else { throw StoreError.unknownUser }
+                guard try first.bool("logs_only"), first["xp"] != nil else { return nil }
+                var unlocks: [String: Date] = [:]
+                for (id, micros) in try JSONParser.parse(try first.string("unlocks")).objectValue ?? [:] {
+                    guard let micros = micros.intValue else { return nil }
+                    unlocks[id] = PostgresTimestamp.date(microseconds: micros)
+                }
+                let figures = StoredProgress(
+                    xp: try first.int("xp"), level: try first.int("level"), maxLevel: try first.int("max_level"),
+                    currentStreak: try first.int("current_streak"), longestStreak: try first.int("longest_streak"),
+                    shownStreak: try first["shown_streak"].flatMap { try JSONParser.parse($0).objectValue.flatMap(StreakState.init(json:)) },
+                    stateVersion: -1)
+                let logs = try rows.filter { $0["seq"] != nil }.map { row in
+                    LogsSince.LoggedLog(seq: Int64(try row.int("seq")), fact: try PostgresUserRecords.fact(row))
+                }
+                return LogsSince(
+                    version: Int64(try first.int("state_version")), lastSeq: Int64(try first.int("last_seq")), logs: logs,
+                    unlocks: unlocks, figures: figures)
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+}

@@ -37,11 +37,7 @@ extension PostgresStore {
                     guard let micros = micros.intValue else { return nil }
                     unlocks[id] = PostgresTimestamp.date(microseconds: micros)
                 }
-                let figures = StoredProgress(
-                    xp: try first.int("xp"), level: try first.int("level"), maxLevel: try first.int("max_level"),
-                    currentStreak: try first.int("current_streak"), longestStreak: try first.int("longest_streak"),
-                    shownStreak: try first["shown_streak"].flatMap { try JSONParser.parse($0).objectValue.flatMap(StreakState.init(json:)) },
-                    stateVersion: -1)
+                let figures = try PostgresUserRecords.figures(first, stateVersion: -1)
                 let logs = try rows.filter { $0["seq"] != nil }.map { row in
                     LogsSince.LoggedLog(seq: Int64(try row.int("seq")), fact: try PostgresUserRecords.fact(row))
                 }

@@ -72,11 +72,17 @@ struct PostgresUserRecords: UserRecords {
             """,
             [userParameter])
         guard let row = rows.first else { return StoredProgress(stateVersion: -1) }
-        return StoredProgress(
+        return try Self.figures(row, stateVersion: Int64(try row.int("state_version")))
+    }
+
+    /// The figures of a `laurel.progress` row (xp, level, max_level, current_streak, longest_streak, and
+    /// shown_streak as text), without the engine state.
+    static func figures(_ row: PostgresRow, stateVersion: Int64) throws -> StoredProgress {
+        StoredProgress(
             xp: try row.int("xp"), level: try row.int("level"), maxLevel: try row.int("max_level"),
             currentStreak: try row.int("current_streak"), longestStreak: try row.int("longest_streak"),
             shownStreak: try row["shown_streak"].flatMap { try JSONParser.parse($0).objectValue.flatMap(StreakState.init(json:)) },
-            stateVersion: Int64(try row.int("state_version")))
+            stateVersion: stateVersion)
     }
 
     func stateVersion() throws -> Int64 {

@@ -35,6 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     var demoUser: Bool?
 
     func run() async throws {
+        MallocArenas.limitUnlessConfigured()
         let logger = try LoggingSetup.bootstrap(level: logLevel)
         var configuration = ServerConfiguration()
         configuration.host = Setting.value(host, env: "LAUREL_HOST") ?? configuration.host

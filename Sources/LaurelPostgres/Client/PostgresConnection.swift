@@ -52,6 +52,18 @@ public final class PostgresConnection {
             PQfinish(connection)
             throw .connection(message.isEmpty ? "could not connect" : message)
         }
+        // No JIT compilation: Laurel's statements touch a handful of rows, yet a generic plan's estimate (a
+        // hundred rows assumed for a batch, a pessimistic index cost right after a VACUUM of a table that
+        // shrank) can cross jit_above_cost, and then every LOG paid about 30 ms compiling its plan.
+        if let result = PQexec(connection, "SET jit = off") {
+            let succeeded = PQresultStatus(result) == PGRES_COMMAND_OK
+            PQclear(result)
+            guard succeeded else {
+                let message = libpqMessage(PQerrorMessage(connection))
+                PQfinish(connection)
+                throw .connection("could not turn off JIT: \(message)")
+            }
+        }
         var connectionLogger = logger
         connectionLogger[metadataKey: "postgres.backend.pid"] = "\(PQbackendPID(connection))"
         return PostgresConnection(raw: connection, logger: connectionLogger)

@@ -20,8 +20,11 @@ struct ClientConnection {
     static let maxFailedAuths = 3
 
     func run() async {
-        var logger = services.logger
-        logger[metadataKey: "connection.id"] = "\(id)"
+        let logger = {
+            var logger = services.logger
+            logger[metadataKey: "connection.id"] = "\(id)"
+            return logger
+        }()
         let state = ConnectionState()
         do {
             try await channel.executeThenClose { inbound, outbound in
@@ -44,7 +47,16 @@ struct ClientConnection {
                         services.metrics.requestsDropped.wrappingAdd(1, ordering: .relaxed)
                         continue
                     }
-                    let next = await answer(frame, state: state, lineWriter: lineWriter, logger: logger)
+                    let next: Next
+                    if state.context == nil {
+                        // A task keeps the memory its deepest chain of calls needed until it ends. AUTH's chain is
+                        // the deepest a connection runs (token, session load, catch-up), and most connections
+                        // then sit idle; answering it in a child task gives that memory back when it is done.
+                        async let answered = answer(frame, state: state, lineWriter: lineWriter, logger: logger)
+                        next = await answered
+                    } else {
+                        next = await answer(frame, state: state, lineWriter: lineWriter, logger: logger)
+                    }
                     if case .close(let reason) = next {
                         await lineWriter.close(reason: reason)
                         return

@@ -108,8 +108,9 @@ struct ConnectionCall {
 }
 
 /// What a connection knows about its client: nothing until AUTH succeeds. Only the connection's own request loop
-/// touches it, one request at a time.
-final class ConnectionState {
+/// touches it, one request at a time; that it is sendable is for AUTH, which runs in a child task the loop awaits
+/// before it reads the next request.
+final class ConnectionState: @unchecked Sendable {
     var context: RequestContext?
     var failedAuths = 0
 }

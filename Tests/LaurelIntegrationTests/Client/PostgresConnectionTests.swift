@@ -3,6 +3,18 @@ import Testing
 
 @Suite("PostgresConnection against a real server")
 struct PostgresConnectionTests {
+    @Test("connections never JIT-compile a plan, whatever the cluster's default")
+    func jitIsOff() async throws {
+        try await ClientTestDatabase.withPool { pool in
+            let (clusterDefault, session) = try await pool.withConnection { connection in
+                (try connection.query("SELECT boot_val FROM pg_settings WHERE name = 'jit'")[0].string("boot_val"),
+                 try connection.query("SHOW jit")[0].string("jit"))
+            }
+            #expect(clusterDefault == "on")
+            #expect(session == "off")
+        }
+    }
+
     @Test("query and execute pass parameters, NULLs, unicode and quotes through unchanged")
     func parametersRoundTrip() async throws {
         let table = ClientTestDatabase.uniqueName("client_params")

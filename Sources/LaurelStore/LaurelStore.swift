@@ -28,6 +28,9 @@ public protocol LaurelStore: Sendable {
     /// user's state since (the session then loads everything again).
     func logsSince(user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64) async throws(StoreError) -> LogsSince?
 
+    /// Where each of these users' stored state stands, in one statement; a user missing from the answer was deleted.
+    func marks(of users: [UserID]) async throws(StoreError) -> [UserID: UserMarks]
+
     /// Keeps the engine's state of the user at `version`, so that a later session need not rebuild it from the
     /// facts (it adds the logs stored after it); nothing happens when a newer state is stored already.
     func saveProgressState(user: UserID, state: String, version: Int64) async throws(StoreError)
@@ -71,4 +74,21 @@ public enum StoreEvent: Sendable, Equatable {
     case pushesStored(UserID, seq: Int64)
     /// A write (of this or another instance) moved the user's state version to `version`.
     case stateVersion(UserID, version: Int64)
+    /// The events start or start again after an interruption (the database connection that hears them was lost):
+    /// any in between may be missing, so what connected users were shown is to be compared with the store
+    /// (``LaurelStore/marks(of:)``).
+    case resumed
+}
+
+/// Where a user's stored state stands: what the events about the user, had none been missed, would have said last.
+public struct UserMarks: Sendable, Equatable {
+    /// The version the user's last write left.
+    public var stateVersion: Int64
+    /// The seq of the user's newest stored push (0 before the first).
+    public var lastSeq: Int64
+
+    public init(stateVersion: Int64, lastSeq: Int64) {
+        self.stateVersion = stateVersion
+        self.lastSeq = lastSeq
+    }
 }

@@ -7,13 +7,23 @@ import Logging
 ///
 /// When the connection is lost, the listener reconnects (waiting 100 ms, doubling to 5 s while
 /// attempts fail) and LISTENs again. Notifications sent while it was disconnected are lost, as
-/// PostgreSQL keeps none for absent listeners.
+/// PostgreSQL keeps none for absent listeners: each LISTEN that succeeds is announced in the stream
+/// (`.listening`) before the notifications that follow it, so a consumer can read again what it may
+/// have missed.
 public final class PostgresNotificationListener: Sendable {
-    /// Every notification on the channels, in arrival order. One consumer should iterate it; it
-    /// ends after `stop()`. It buffers without limit, so the consumer should keep up.
-    public let notifications: AsyncStream<PostgresNotification>
+    /// What the listener hears, in order.
+    public enum Event: Sendable, Hashable {
+        /// The listener (re)connected and LISTENs: from here on no notification is missed, and any sent
+        /// before (while it was disconnected, or before it first connected) may have been.
+        case listening
+        case notification(PostgresNotification)
+    }
 
-    private let continuation: AsyncStream<PostgresNotification>.Continuation
+    /// Every notification on the channels in arrival order, each LISTEN before them. One consumer
+    /// should iterate it; it ends after `stop()`. It buffers without limit, so the consumer should keep up.
+    public let events: AsyncStream<Event>
+
+    private let continuation: AsyncStream<Event>.Continuation
     private let loop: ListenerLoop
 
     /// - Parameters:
@@ -21,8 +31,8 @@ public final class PostgresNotificationListener: Sendable {
     ///   - channels: channel names, exactly as given to `pg_notify` (case matters).
     ///   - logger: receives connection losses and reconnects.
     public init(configuration: PostgresConfiguration, channels: [String], logger: Logger) {
-        let (stream, continuation) = AsyncStream.makeStream(of: PostgresNotification.self)
-        self.notifications = stream
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+        self.events = stream
         self.continuation = continuation
         self.loop = ListenerLoop(
             configuration: configuration,
@@ -62,7 +72,7 @@ struct ListenerLoop: Sendable {
     let configuration: PostgresConfiguration
     let channels: [String]
     let logger: Logger
-    let continuation: AsyncStream<PostgresNotification>.Continuation
+    let continuation: AsyncStream<PostgresNotificationListener.Event>.Continuation
     let control: ListenerControl
 
     static let pollSliceMilliseconds: Int32 = 250
@@ -86,6 +96,7 @@ struct ListenerLoop: Sendable {
             }
             backoff.recordSuccess()
             connection.logger.debug("Listening for notifications", metadata: ["postgres.channels": "\(channels)"])
+            continuation.yield(.listening)
             receive(on: connection)
         }
         control.markStopped()
@@ -111,7 +122,7 @@ struct ListenerLoop: Sendable {
             case .readable:
                 let healthy = connection.consumeInput()
                 for notification in connection.takeNotifications() {
-                    continuation.yield(notification)
+                    continuation.yield(.notification(notification))
                 }
                 if !healthy {
                     connection.logger.warning(

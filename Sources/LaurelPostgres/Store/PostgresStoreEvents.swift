@@ -11,11 +11,18 @@ public enum PostgresStoreEvents {
     public static func stream(from listener: PostgresNotificationListener, logger: Logger) -> AsyncStream<StoreEvent> {
         AsyncStream { continuation in
             let task = Task {
-                for await notification in listener.notifications where notification.channel == channel {
-                    if let events = events(from: notification.payload) {
-                        for event in events { continuation.yield(event) }
-                    } else {
-                        logger.warning("ignored a malformed notification", metadata: ["payload": "\(notification.payload)"])
+                for await heard in listener.events {
+                    switch heard {
+                    case .listening:
+                        continuation.yield(.resumed)
+                    case .notification(let notification) where notification.channel == channel:
+                        if let events = events(from: notification.payload) {
+                            for event in events { continuation.yield(event) }
+                        } else {
+                            logger.warning("ignored a malformed notification", metadata: ["payload": "\(notification.payload)"])
+                        }
+                    case .notification:
+                        continue
                     }
                 }
                 continuation.finish()

@@ -20,6 +20,8 @@ public final class ServerMetrics: Sendable {
     let progressFromSession = Atomic<Int>(0)
     let progressLoaded = Atomic<Int>(0)
     let progressCaughtUp = Atomic<Int>(0)
+    /// Times the store's events (re)started and the connected users were compared with the store.
+    let storeEventResumes = Atomic<Int>(0)
     private let requests = Mutex<[String: Int]>([:])
     private let errors = Mutex<[String: Int]>([:])
 
@@ -77,6 +79,9 @@ public final class ServerMetrics: Sendable {
               slowConsumers.load(ordering: .relaxed), type: "counter")
         gauge("laurel_requests_dropped_total", "Requests not executed because their connection had closed.",
               requestsDropped.load(ordering: .relaxed), type: "counter")
+        gauge("laurel_store_event_resumes_total",
+              "Times the database's events were heard again after a lost connection (or first), each followed by comparing every connected user with the database.",
+              storeEventResumes.load(ordering: .relaxed), type: "counter")
         lines.append("# HELP laurel_facts_stored_total New logs, lesson completions and events stored, by path (session: one group-committed statement).")
         lines.append("# TYPE laurel_facts_stored_total counter")
         lines.append("laurel_facts_stored_total{path=\"session\"} \(factsFromSession.load(ordering: .relaxed))")

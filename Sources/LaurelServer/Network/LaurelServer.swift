@@ -113,7 +113,38 @@ public final class LaurelServer: Service, Sendable {
                 await services.registry.catchUp(user, through: seq, store: services.store)
             case .stateVersion(let user, let version):
                 services.registry.session(of: user)?.stateCache.noteVersion(version)
+            case .resumed:
+                services.metrics.storeEventResumes.wrappingAdd(1, ordering: .relaxed)
+                await compareConnectedUsersWithStore()
             }
+        }
+    }
+
+    /// After the store's events were interrupted, does for every connected user what the events missed would have
+    /// done: a session learns its user's newest version, connections get the pushes stored meanwhile, and the
+    /// connections of a deleted user are closed. (Revoked tokens are not seen here: a revocation names no
+    /// connection, and the next AUTH with such a token fails.)
+    private func compareConnectedUsersWithStore() async {
+        let users = services.registry.connectedUsers
+        guard !users.isEmpty else { return }
+        let marks: [UserID: UserMarks]
+        do {
+            marks = try await services.store.marks(of: users)
+        } catch {
+            // The database is unreachable again: the listener reconnects once more, and this runs again then.
+            services.logger.warning("could not compare connected users with the database", metadata: ["error": "\(error)"])
+            return
+        }
+        for user in users {
+            guard let mark = marks[user] else {
+                await services.registry.closeConnections(of: user, reason: "account_deleted")
+                continue
+            }
+            if let cache = services.registry.session(of: user)?.stateCache {
+                cache.noteVersion(mark.stateVersion)
+                cache.noteStoredPushes(through: mark.lastSeq)
+            }
+            await services.registry.catchUp(user, through: mark.lastSeq, store: services.store)
         }
     }
 }

@@ -44,6 +44,11 @@ final class SessionRegistry: Sendable {
         }
     }
 
+    /// The users connected here.
+    var connectedUsers: [UserID] {
+        entries.withLock { Array($0.keys) }
+    }
+
     /// The user's session here, if the user is connected.
     func session(of user: UserID) -> UserSession? {
         entries.withLock { $0[user]?.session }

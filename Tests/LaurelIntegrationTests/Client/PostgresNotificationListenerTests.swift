@@ -52,6 +52,8 @@ struct PostgresNotificationListenerTests {
                 return received.payloads(on: channel).contains { $0.hasPrefix("after-") }
             }
             #expect(delivered, "no notification arrived after the listener's backend was terminated")
+            // The first connection and the reconnect each said so, before the notifications after them.
+            #expect(received.listenCount == 2)
             let newPID = try await pool.withConnection { connection in
                 try connection.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1::text", [.text(applicationName)]).first?.int("pid")
             }
@@ -102,16 +104,25 @@ struct PostgresNotificationListenerTests {
 /// Collects everything a listener delivers, so tests can poll for it.
 final class NotificationCollector: Sendable {
     private let notifications = NIOLockedValueBox<[PostgresNotification]>([])
+    private let listens = NIOLockedValueBox(0)
     private let consumer: Task<Void, Never>
 
     init(_ listener: PostgresNotificationListener) {
-        let notifications = self.notifications
-        let stream = listener.notifications
+        let (notifications, listens) = (self.notifications, self.listens)
+        let stream = listener.events
         consumer = Task {
-            for await notification in stream {
-                notifications.withLockedValue { $0.append(notification) }
+            for await event in stream {
+                switch event {
+                case .listening: listens.withLockedValue { $0 += 1 }
+                case .notification(let notification): notifications.withLockedValue { $0.append(notification) }
+                }
             }
         }
+    }
+
+    /// How many times the listener announced that it LISTENs (its first connection and every reconnect).
+    var listenCount: Int {
+        listens.withLockedValue { $0 }
     }
 
     func payloads(on channel: String) -> [String] {

@@ -87,7 +87,7 @@ enum TestServer {
             let outcome: Result<T, any Error>
             do {
                 try await waitUntilListening(applicationName: listenerName)
-                outcome = .success(try await body(RunningTestServer(port: bound, group: group, metrics: metrics)))
+                outcome = .success(try await body(RunningTestServer(port: bound, group: group, metrics: metrics, listenerName: listenerName)))
             } catch {
                 outcome = .failure(error)
             }
@@ -137,11 +137,21 @@ struct RunningTestServer: Sendable {
     let port: Int
     fileprivate let group: ServiceGroup
     let metrics: ServerMetrics
+    /// The application name of the server's LISTEN connection.
+    let listenerName: String
 
     /// A counter of the server's `/metrics` text, by its full name with labels (0 when absent).
     func counter(_ name: String) -> Int {
         let line = metrics.exposition().split(separator: "\n").first { $0.hasPrefix(name + " ") }
         return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+    }
+
+    /// Ends the server's LISTEN connection from the database side, as a failover or a network cut would; the server
+    /// reconnects by itself.
+    func dropListenerConnection() async throws {
+        let pid = try await LaurelTestDatabase.count(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1::text", [.text(listenerName)])
+        try await LaurelTestDatabase.scalar("SELECT pg_terminate_backend($1::int)", [.text(String(pid))])
     }
 
     /// Starts the graceful shutdown (as SIGTERM would) and returns at once; the server finishes on its own.

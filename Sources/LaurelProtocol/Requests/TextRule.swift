@@ -6,13 +6,18 @@ struct TextRule: Sendable {
     /// Tabs and line breaks are allowed (free text such as notes); other control characters never are,
     /// which also keeps NUL out of PostgreSQL text.
     var allowsLineBreaks: Bool = false
+    /// A name people read (see ``VisibleName``): NFKC-normalised, and refused when it holds invisible characters.
+    var isVisibleName: Bool = false
     var description: String
 
     /// Names the user chooses (activities, templates, tiers, events, lessons): rules.md "Names".
-    static let name = TextRule(trimsWhitespace: true, length: 1...64, description: "a name of 1 to 64 characters")
-    /// A reference to an activity by id or name: ids may be longer than names.
+    static let name = TextRule(
+        trimsWhitespace: true, length: 1...64, isVisibleName: true, description: "a name of 1 to 64 visible characters")
+    /// A reference to an activity by id or name: ids may be longer than names. Normalised as names are, so that
+    /// `Ｐｕｓｈｕｐｓ` finds `pushups`.
     static let activityReference = TextRule(
-        trimsWhitespace: true, length: 1...128, description: "an activity id or name of 1 to 128 characters")
+        trimsWhitespace: true, length: 1...128, isVisibleName: true,
+        description: "an activity id or name of 1 to 128 visible characters")
     /// Opaque ids: log ids (idempotency keys), achievement, template and cursor ids.
     static let identifier = TextRule(trimsWhitespace: false, length: 1...128, description: "an id of 1 to 128 characters")
     /// Icon names (a slug or an emoji).
@@ -30,6 +35,14 @@ struct TextRule: Sendable {
 
     /// The checked (and possibly trimmed) text, or `nil` if it breaks the rule.
     func apply(to text: String) -> String? {
+        if isVisibleName {
+            guard let name = VisibleName(text) else { return nil }
+            return applyLimits(to: name.text)
+        }
+        return applyLimits(to: text)
+    }
+
+    private func applyLimits(to text: String) -> String? {
         let scalars = text.unicodeScalars
         var start = scalars.startIndex
         var end = scalars.endIndex

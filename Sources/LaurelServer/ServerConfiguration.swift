@@ -18,6 +18,16 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGrace: Duration
     public var logTimePolicy: LogTimePolicy
     public var limits: UserLimits
+    /// Requests of any verb a connection may send a second, sustained, and at once: beyond them a request is
+    /// answered `rate_limited` without running. The burst leaves room for a device's offline backlog of LOGs.
+    public var connectionRequestsPerSecond: Double = 200
+    public var connectionRequestBurst: Int = 2000
+
+    /// What each database connection of the server sets for its session: the limits the SQL functions answer with
+    /// by themselves (a SUBSCRIPTION document's `template_limit`, in pushes stored by SQL too).
+    public var databaseSessionSettings: [String: String] {
+        ["laurel.template_limit": String(limits.templates)]
+    }
 
     public init(
         host: String = "127.0.0.1", port: Int = 7420, maxConnections: Int = 10_000, maxLineBytes: Int = 65_536,

@@ -35,6 +35,9 @@ public protocol LaurelStore: Sendable {
     /// facts (it adds the logs stored after it); nothing happens when a newer state is stored already.
     func saveProgressState(user: UserID, state: String, version: Int64) async throws(StoreError)
 
+    /// Records the operator's limits where SQL run outside the server (an operator's functions) finds them.
+    func recordLimits(_ limits: UserLimits) async throws(StoreError)
+
     /// Makes sure the catalog's built-in activities exist, so logs can refer to them, and records the catalog's
     /// achievements for the operators' statistics.
     func installCatalog(_ catalog: Catalog) async throws(StoreError)

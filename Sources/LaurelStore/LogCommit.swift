@@ -19,10 +19,13 @@ public struct LogCommit: Sendable {
     public var pushes: [PushDraft]
     /// The figures after the log (the engine's state itself is not written).
     public var figures: StoredProgress
+    /// The user's log rate, spent from the allowance stored with the user (so that it holds across instances and
+    /// reconnects); nil stores the log whatever the rate.
+    public var rateLimit: UserLimits?
 
     public init(
         user: UserID, expectedVersion: Int64, log: StoredLog, unlocks: [String], unlockedAt: Date, pushes: [PushDraft],
-        figures: StoredProgress
+        figures: StoredProgress, rateLimit: UserLimits? = nil
     ) {
         self.user = user
         self.expectedVersion = expectedVersion
@@ -31,6 +34,7 @@ public struct LogCommit: Sendable {
         self.unlockedAt = unlockedAt
         self.pushes = pushes
         self.figures = figures
+        self.rateLimit = rateLimit
     }
 
     /// What became of one commit.
@@ -42,6 +46,8 @@ public struct LogCommit: Sendable {
         case stale
         /// Nothing stored: the log id is taken (a retry, or a conflicting reuse).
         case duplicate
+        /// Nothing stored: the user is over the log rate (its allowance, shared by every instance, is spent).
+        case rateLimited
     }
 }
 

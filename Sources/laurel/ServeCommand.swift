@@ -14,6 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on (env LAUREL_HOST; default 127.0.0.1).") var host: String?
     @Option(help: "Port to listen on, 0 for any free port (env LAUREL_PORT; default 7420).") var port: Int?
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup(title: "Limits") var limits: LimitOptions
     @Option(help: "Catalog name (standfit, mindful) or path to a catalog file (env LAUREL_CATALOG; default standfit).") var catalog: String?
     @Option(help: "Port of the HTTP /metrics and /health endpoints, 0 to turn them off (env LAUREL_METRICS_PORT; default 7421).") var metricsPort: Int?
     @Option(help: "Most connections at once (env LAUREL_MAX_CONNECTIONS; default 10000).") var maxConnections: Int?
@@ -47,6 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.shutdownGrace = try Setting.duration(shutdownGrace, env: "LAUREL_SHUTDOWN_GRACE", default: configuration.shutdownGrace)
         configuration.authTimeout = try Setting.duration(authTimeout, env: "LAUREL_AUTH_TIMEOUT", default: configuration.authTimeout)
         configuration.idleTimeout = try Setting.duration(idleTimeout, env: "LAUREL_IDLE_TIMEOUT", default: configuration.idleTimeout)
+        try limits.apply(to: &configuration)
         let poolSize = try Setting.integer(dbPoolSize, env: "LAUREL_DB_POOL_SIZE", default: 16)
         let catalogName = Setting.value(catalog, env: "LAUREL_CATALOG") ?? "standfit"
         let loadedCatalog: Catalog
@@ -57,7 +59,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
 
         try await database.withDatabase(logger: logger) { connectionString, embedded in
-            let postgres = PostgresConfiguration(connectionString: connectionString, applicationName: "laurel", connectTimeoutSeconds: 5)
+            var postgres = PostgresConfiguration(connectionString: connectionString, applicationName: "laurel", connectTimeoutSeconds: 5)
+            postgres.sessionSettings = configuration.databaseSessionSettings
             let pool = PostgresPool(configuration: postgres, size: max(1, poolSize), logger: logger)
             do {
                 if !noMigrate { try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped()) }
@@ -65,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
                     pool: pool, maxLogBatch: max(1, try Setting.integer(commitBatch, env: "LAUREL_COMMIT_BATCH", default: 256)),
                     logFlushers: max(1, try Setting.integer(commitFlushers, env: "LAUREL_COMMIT_FLUSHERS", default: 2)))
                 try await store.installCatalog(loadedCatalog)
+                try await store.recordLimits(configuration.limits)
                 if demoUser ?? (embedded != nil) {
                     let token = try await DemoUser.token(pool: pool)
                     print("demo token: \(token)")

@@ -16,6 +16,13 @@ enum Setting {
         return number
     }
 
+    static func number(_ flag: Double?, env name: String, default fallback: Double) throws -> Double {
+        if let flag { return flag }
+        guard let text = value(nil, env: name) else { return fallback }
+        guard let number = Double(text), number.isFinite else { throw SettingError("\(name) must be a number, not \"\(text)\"") }
+        return number
+    }
+
     static func duration(_ flag: String?, env name: String, default fallback: Duration) throws -> Duration {
         guard let text = value(flag, env: name) else { return fallback }
         guard let duration = DurationText.parse(text) else {

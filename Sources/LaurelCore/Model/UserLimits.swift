@@ -12,4 +12,10 @@ public struct UserLimits: Sendable, Equatable {
         self.logsPerSecond = logsPerSecond
         self.logBurst = logBurst
     }
+
+    /// How long the allowance takes to refill by one log, rounded up to whole milliseconds.
+    public var millisecondsPerLog: Int {
+        guard logsPerSecond > 0 else { return 1000 }
+        return max(1, Int((1000 / logsPerSecond).rounded(.up)))
+    }
 }

@@ -8,6 +8,9 @@ public struct PostgresConfiguration: Sendable {
     public var applicationName: String
     /// How long libpq may spend opening one connection (libpq treats 1 as 2).
     public var connectTimeoutSeconds: Int
+    /// Settings each connection makes for its session once connected (`set_config(name, value, false)`), such as
+    /// `laurel.template_limit`, which the SQL functions read; `jit` is always `off`.
+    public var sessionSettings: [String: String] = [:]
 
     /// - Parameters:
     ///   - connectionString: a libpq conninfo string or `postgresql://` URL.

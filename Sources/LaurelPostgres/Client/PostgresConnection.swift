@@ -55,13 +55,17 @@ public final class PostgresConnection {
         // No JIT compilation: Laurel's statements touch a handful of rows, yet a generic plan's estimate (a
         // hundred rows assumed for a batch, a pessimistic index cost right after a VACUUM of a table that
         // shrank) can cross jit_above_cost, and then every LOG paid about 30 ms compiling its plan.
-        if let result = PQexec(connection, "SET jit = off") {
-            let succeeded = PQresultStatus(result) == PGRES_COMMAND_OK
+        var settings = "SET jit = off"
+        for (name, value) in configuration.sessionSettings.sorted(by: { $0.key < $1.key }) {
+            settings += "; SELECT set_config(\(sqlLiteral(name)), \(sqlLiteral(value)), false)"
+        }
+        if let result = PQexec(connection, settings) {
+            let status = PQresultStatus(result)
             PQclear(result)
-            guard succeeded else {
+            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
                 let message = libpqMessage(PQerrorMessage(connection))
                 PQfinish(connection)
-                throw .connection("could not turn off JIT: \(message)")
+                throw .connection("could not set up the session: \(message)")
             }
         }
         var connectionLogger = logger
@@ -212,4 +216,9 @@ public final class PostgresConnection {
             logger.debug("Could not roll back", metadata: ["postgres.error": "\(error)"])
         }
     }
+}
+
+/// A string as an SQL literal (standard_conforming_strings, on since PostgreSQL 9.1): quotes doubled.
+private func sqlLiteral(_ text: String) -> String {
+    "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
 }

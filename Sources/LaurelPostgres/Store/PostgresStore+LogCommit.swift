@@ -70,6 +70,8 @@ extension PostgresStore {
             return .success(.stale)
         case "duplicate":
             return .success(.duplicate)
+        case "rate_limited":
+            return .success(.rateLimited)
         case "unknown_user":
             return .failure(.unknownUser)
         default:
@@ -92,6 +94,10 @@ extension PostgresStore {
         if let note = log.note { element["note"] = .string(note) }
         if let requestedAt = log.requestedAt { element["requested_us"] = .int(PostgresTimestamp.microseconds(requestedAt)) }
         if let hour = log.localHour { element["local_hour"] = .int(hour) }
+        if let limit = commit.rateLimit {
+            element["rate"] = .double(limit.logsPerSecond)
+            element["burst"] = .int(limit.logBurst)
+        }
         if let response = log.response { element["response"] = .string(response.serialized()) }
         if !commit.unlocks.isEmpty {
             element["unlocks"] = .array(commit.unlocks.map(JSONValue.string))

@@ -27,6 +27,13 @@ extension PostgresUserRecords {
              log.response.map { .text($0.serialized()) } ?? .null, PostgresValue(log.localHour)])
     }
 
+    func spendLogAllowance(_ limits: UserLimits) throws -> Bool {
+        try connection.query(
+            "SELECT laurel.spend_log_allowance($1::bigint, $2::float8, $3::float8) AS spent",
+            [userParameter, .double(limits.logsPerSecond), .double(Double(limits.logBurst))]
+        ).first.require().bool("spent")
+    }
+
     func setLogResponse(id: String, response: JSONValue) throws {
         try connection.execute(
             "UPDATE laurel.logs SET response = $3::json WHERE user_id = $1::bigint AND id = $2::text",

@@ -25,7 +25,9 @@ struct ClientConnection {
             logger[metadataKey: "connection.id"] = "\(id)"
             return logger
         }()
-        let state = ConnectionState()
+        let configuration = services.configuration
+        let state = ConnectionState(
+            requestsPerSecond: configuration.connectionRequestsPerSecond, burst: configuration.connectionRequestBurst)
         do {
             try await channel.executeThenClose { inbound, outbound in
                 let lineWriter = ConnectionLineWriter(
@@ -94,6 +96,13 @@ struct ClientConnection {
         }
         services.metrics.countRequest(verb: line.verb)
         guard let route = VerbTable.byVerb[line.verb] else { return .proceed }
+        if let wait = state.requestAllowance.spend(at: .now) {
+            let refusal = ProtocolError.rateLimited(
+                retryAfterMs: Int(max(1, wait.wholeMilliseconds)), message: "too many requests on this connection")
+            services.metrics.countError(code: refusal.code.rawValue)
+            await lineWriter.write(OutboundLine.err(tag: line.tag, refusal))
+            return .proceed
+        }
         let call = ConnectionCall(
             tag: line.tag, connection: id, state: state, lineWriter: lineWriter, channel: channel.channel, services: services)
         let outcome: RequestOutcome

@@ -76,7 +76,7 @@ enum FactFlow {
             metrics.countFactStored(fromSession: true)
             return recorded.outcome
         }
-        let (catalog, engine) = (context.catalog, context.engine)
+        let (catalog, engine, limits) = (context.catalog, context.engine, context.services.configuration.limits)
         let recorded = try await context.transaction { records in
             if let id = fact.id, let earlier = try fact.earlierReport(id: id, in: records, catalog: catalog) {
                 guard earlier.isSameFact else {
@@ -85,6 +85,9 @@ enum FactFlow {
                 return FactRecording(answer: try FactAnswer.replay(earlier.answer), pushes: [], storedNew: false)
             }
             try permit.throwIfRefused()
+            guard try records.spendLogAllowance(limits) else {
+                throw ProtocolError.rateLimited(retryAfterMs: limits.millisecondsPerLog)
+            }
             let new = try fact.store(now: now, in: records, catalog: catalog)
             let evaluation = try engine.evaluate(new.change, in: records, now: now)
             let answer = FactAnswer.json(fact: new.json, evaluation: evaluation)

@@ -120,9 +120,10 @@ extension LogRequest: ReportedFact {
         let decision = progress.decide(recording: fact, now: now)
         let answer = FactAnswer.json(fact: LogRendering.json(log), evaluation: decision.evaluation(pushes: []))
         log.response = answer
+        let limits = context.services.configuration.limits
         let commit = LogCommit(
             user: context.user.id, expectedVersion: progress.version, log: log, unlocks: decision.unlocks.map(\.id),
-            unlockedAt: now, pushes: decision.pushes, figures: decision.figures)
+            unlockedAt: now, pushes: decision.pushes, figures: decision.figures, rateLimit: limits)
         switch try await context.store.commitLog(commit) {
         case .committed(let version, let logSeq, let pushes):
             progress.apply(decision, version: version, logSeq: logSeq, pushes: pushes, now: now)
@@ -143,6 +144,9 @@ extension LogRequest: ReportedFact {
             return .stale
         case .duplicate:
             return .notHere
+        case .rateLimited:
+            // The allowance every instance shares is spent (the user logs elsewhere too, or reconnected).
+            throw ProtocolError.rateLimited(retryAfterMs: limits.millisecondsPerLog)
         }
     }
 

@@ -113,4 +113,10 @@ struct ConnectionCall {
 final class ConnectionState: @unchecked Sendable {
     var context: RequestContext?
     var failedAuths = 0
+    /// The connection's allowance of requests, whatever their verb.
+    var requestAllowance: RateBucket
+
+    init(requestsPerSecond: Double, burst: Int) {
+        requestAllowance = RateBucket(perSecond: requestsPerSecond, burst: burst)
+    }
 }

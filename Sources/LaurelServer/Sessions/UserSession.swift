@@ -12,11 +12,11 @@ actor UserSession {
     nonisolated let stateCache = EngineStateCache()
     private var turnTaken = false
     private var waitingForTurn: Deque<CheckedContinuation<Void, Never>> = []
-    private var logAllowance: LogRateBucket
+    private var logAllowance: RateBucket
 
     init(user: AuthenticatedUser, limits: UserLimits) {
         self.user = user
-        self.logAllowance = LogRateBucket(perSecond: limits.logsPerSecond, burst: limits.logBurst)
+        self.logAllowance = RateBucket(perSecond: limits.logsPerSecond, burst: limits.logBurst)
     }
 
     /// Runs `work` when every earlier caller's work has finished.
@@ -46,36 +46,5 @@ actor UserSession {
         } else {
             waitingForTurn.removeFirst().resume()
         }
-    }
-}
-
-/// A token bucket: `burst` logs at once (a device syncing its offline backlog), refilled at `perSecond`.
-struct LogRateBucket: Sendable {
-    let perSecond: Double
-    let burst: Double
-    private var tokens: Double
-    private var lastRefill: ContinuousClock.Instant?
-
-    init(perSecond: Double, burst: Int) {
-        self.perSecond = perSecond
-        self.burst = Double(burst)
-        self.tokens = Double(burst)
-    }
-
-    mutating func refund() {
-        tokens = min(burst, tokens + 1)
-    }
-
-    mutating func spend(at now: ContinuousClock.Instant) -> Duration? {
-        if let lastRefill {
-            let elapsed = now - lastRefill
-            tokens = min(burst, tokens + elapsed.inSeconds * perSecond)
-        }
-        lastRefill = now
-        if tokens >= 1 {
-            tokens -= 1
-            return nil
-        }
-        return .milliseconds(Int(((1 - tokens) / perSecond * 1000).rounded(.up)))
     }
 }

@@ -8,6 +8,9 @@ public protocol FactRecords {
     /// A log by its idempotency key, deleted ones included.
     func log(id: String) throws -> StoredLog?
     func insertLog(_ log: StoredLog) throws
+    /// Spends one new fact from the user's log allowance, which every instance shares (rules.md "Limits"): false,
+    /// with nothing spent, when the user is over `limits`' rate.
+    func spendLogAllowance(_ limits: UserLimits) throws -> Bool
     func setLogResponse(id: String, response: JSONValue) throws
     func markLogDeleted(id: String) throws
     func logs(_ query: LogQuery) throws -> [StoredLog]

@@ -80,6 +80,9 @@ final class InMemoryUserRecords: UserRecords, @unchecked Sendable {
         storedLogs.append(((storedLogs.last?.seq ?? 0) + 1, log))
     }
 
+    /// The engine tests do not limit the rate.
+    func spendLogAllowance(_ limits: UserLimits) throws -> Bool { true }
+
     func setLogResponse(id: String, response: JSONValue) throws {
         if let index = storedLogs.firstIndex(where: { $0.log.id == id }) { storedLogs[index].log.response = response }
     }

@@ -56,7 +56,8 @@ enum TestServer {
         var configuration = configuration
         configuration.port = 0
         let logger = Logger(label: "laurel.tests.server")
-        let postgres = try LaurelTestDatabase.configuration("laurel-tests-server")
+        var postgres = try LaurelTestDatabase.configuration("laurel-tests-server")
+        postgres.sessionSettings = configuration.databaseSessionSettings
         _ = try await LaurelTestDatabase.admin()  // migrated
         let pool = PostgresPool(configuration: postgres, size: 4, logger: logger)
         let store = PostgresStore(pool: pool)

@@ -1,7 +1,22 @@
 import LaurelCore
 import LaurelStore
 
+// What the store keeps for the server instances as a whole: the limits they run with, and where connected users stand.
 extension PostgresStore {
+    public func recordLimits(_ limits: UserLimits) async throws(StoreError) {
+        do {
+            try await pool.withConnection { connection in
+                try connection.execute(
+                    """
+                    INSERT INTO laurel.server_limits (template_limit) VALUES ($1::integer)
+                    ON CONFLICT (only_row) DO UPDATE SET template_limit = EXCLUDED.template_limit
+                    """, [.int(limits.templates)])
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
     public func marks(of users: [UserID]) async throws(StoreError) -> [UserID: UserMarks] {
         guard !users.isEmpty else { return [:] }
         let ids = "{" + users.map { String($0.rawValue) }.joined(separator: ",") + "}"

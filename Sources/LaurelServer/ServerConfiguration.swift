@@ -1,4 +1,5 @@
 import LaurelCore
+import NIOSSL
 
 /// How a Laurel server listens and treats its connections (operations.md lists the flags and defaults).
 public struct ServerConfiguration: Sendable {
@@ -18,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGrace: Duration
     public var logTimePolicy: LogTimePolicy
     public var limits: UserLimits
+    /// TLS on the client port (`--tls-cert`, `--tls-key`); nil is plain TCP.
+    public var tls: NIOSSLContext?
     /// Requests of any verb a connection may send a second, sustained, and at once: beyond them a request is
     /// answered `rate_limited` without running. The burst leaves room for a device's offline backlog of LOGs.
     public var connectionRequestsPerSecond: Double = 200

@@ -15,6 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on, 0 for any free port (env LAUREL_PORT; default 7420).") var port: Int?
     @OptionGroup var database: DatabaseOptions
     @OptionGroup(title: "Limits") var limits: LimitOptions
+    @OptionGroup(title: "TLS") var tls: TLSOptions
     @Option(help: "Catalog name (standfit, mindful) or path to a catalog file (env LAUREL_CATALOG; default standfit).") var catalog: String?
     @Option(help: "Port of the HTTP /metrics and /health endpoints, 0 to turn them off (env LAUREL_METRICS_PORT; default 7421).") var metricsPort: Int?
     @Option(help: "Most connections at once (env LAUREL_MAX_CONNECTIONS; default 10000).") var maxConnections: Int?
@@ -49,6 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.authTimeout = try Setting.duration(authTimeout, env: "LAUREL_AUTH_TIMEOUT", default: configuration.authTimeout)
         configuration.idleTimeout = try Setting.duration(idleTimeout, env: "LAUREL_IDLE_TIMEOUT", default: configuration.idleTimeout)
         try limits.apply(to: &configuration)
+        configuration.tls = try tls.context()
         let poolSize = try Setting.integer(dbPoolSize, env: "LAUREL_DB_POOL_SIZE", default: 16)
         let catalogName = Setting.value(catalog, env: "LAUREL_CATALOG") ?? "standfit"
         let loadedCatalog: Catalog

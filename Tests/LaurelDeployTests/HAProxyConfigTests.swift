@@ -63,6 +63,21 @@ import Testing
         }
     }
 
+    @Test func tlsPassesThroughToInstancesThatTerminateIt() throws {
+        let sections = try Self.config()
+        let frontend = try #require(
+            sections.first { $0.kind == "frontend" && $0.value("bind")?.first?.hasSuffix(":7443") == true }, "no TLS frontend on 7443")
+        // Passthrough: the proxy holds no certificate (no `ssl crt` on the bind) and stays in TCP mode.
+        #expect(frontend.value("bind")?.contains("ssl") == false, "TLS is terminated by the instances, not by the proxy")
+        #expect(frontend.value("mode") == nil || frontend.value("mode") == ["tcp"])
+        let target = try #require(frontend.value("default_backend")?.first)
+        let backend = try #require(sections.first { $0.kind == "backend" && $0.name == target }, "backend \(target) is not declared")
+        let servers = backend.lines.filter { $0.first == "server" }
+        #expect(servers.count >= 2)
+        #expect(servers.allSatisfy { $0.count >= 3 && $0[2].hasSuffix(":7443") }, "instances serve TLS on 7443: \(servers)")
+        #expect(servers.allSatisfy { !$0.contains("ssl") }, "the proxy does not re-encrypt")
+    }
+
     /// HAProxy durations: a number with an optional unit (ms, s, m, h, d; milliseconds without one).
     static func seconds(_ text: String) -> Double? {
         let digits = text.prefix { $0.isNumber }

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOExtras
 import NIOPosix
+import NIOSSL
 import ServiceLifecycle
 import Synchronization
 
@@ -50,6 +51,7 @@ public final class LaurelServer: Service, Sendable {
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    if let tls = configuration.tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     try pipeline.addHandler(MessageToByteHandler(LineFrameEncoder()))
                     try pipeline.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: configuration.maxLineBytes)))
                     try pipeline.addHandler(
@@ -63,7 +65,7 @@ public final class LaurelServer: Service, Sendable {
                 }
             }
         if let address = listener.channel.localAddress {
-            services.logger.info("listening on \(configuration.host):\(address.port ?? configuration.port)")
+            services.logger.info("listening on \(configuration.host):\(address.port ?? configuration.port)\(configuration.tls == nil ? "" : " (TLS)")")
             onListening(address)
         }
         try await withThrowingTaskGroup(of: Void.self) { background in

@@ -3,6 +3,7 @@ import LaurelJSON
 import LaurelProtocol
 import NIOCore
 import NIOPosix
+import NIOSSL
 import Synchronization
 import Testing
 
@@ -17,10 +18,14 @@ final class LineClient: Sendable {
     private let reader: Task<Void, Never>
     private let iterator: IteratorBox
 
-    static func connect(port: Int, host: String = "127.0.0.1") async throws -> LineClient {
+    /// Connects over plain TCP, or TLS with `tls` (verifying the server's certificate for `serverHostname`).
+    static func connect(port: Int, host: String = "127.0.0.1", tls: NIOSSLContext? = nil, serverHostname: String? = nil) async throws -> LineClient {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
+                    }
                     // No line encoder on the way out: `send` adds the LF itself, and `sendRaw` must send exactly
                     // what it is given (partial lines, CRLF, several lines at once).
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: 16 << 20)))
@@ -47,16 +52,18 @@ final class LineClient: Sendable {
     }
 
     /// Connects and reads the greeting.
-    static func connectAndGreet(port: Int) async throws -> LineClient {
-        let client = try await connect(port: port)
+    static func connectAndGreet(port: Int, tls: NIOSSLContext? = nil, serverHostname: String? = nil) async throws -> LineClient {
+        let client = try await connect(port: port, tls: tls, serverHostname: serverHostname)
         let hello = try await client.nextLine()
         #expect(hello.kind == "HELLO")
         return client
     }
 
     /// Connects, reads the greeting and authenticates.
-    static func authenticated(port: Int, token: String, resumeAfter: Int? = nil) async throws -> LineClient {
-        let client = try await connectAndGreet(port: port)
+    static func authenticated(
+        port: Int, token: String, resumeAfter: Int? = nil, tls: NIOSSLContext? = nil, serverHostname: String? = nil
+    ) async throws -> LineClient {
+        let client = try await connectAndGreet(port: port, tls: tls, serverHostname: serverHostname)
         var argument: JSONObject = ["token": .string(token)]
         if let resumeAfter { argument["resume_after"] = .int(resumeAfter) }
         let answer = try await client.request("AUTH", argument)

@@ -35,6 +35,9 @@ public protocol LaurelStore: Sendable {
     /// facts (it adds the logs stored after it); nothing happens when a newer state is stored already.
     func saveProgressState(user: UserID, state: String, version: Int64) async throws(StoreError)
 
+    /// Whether the database answers a trivial statement now (for `/health`); never throws.
+    func isReachable() async -> Bool
+
     /// Records the operator's limits where SQL run outside the server (an operator's functions) finds them.
     func recordLimits(_ limits: UserLimits) async throws(StoreError)
 

@@ -63,7 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
         try await database.withDatabase(logger: logger) { connectionString, embedded in
             var postgres = PostgresConfiguration(connectionString: connectionString, applicationName: "laurel", connectTimeoutSeconds: 5)
             postgres.sessionSettings = configuration.databaseSessionSettings
-            let pool = PostgresPool(configuration: postgres, size: max(1, poolSize), logger: logger)
+            let metrics = ServerMetrics()
+            let pool = PostgresPool(configuration: postgres, size: max(1, poolSize), logger: logger, metrics: metrics.factory)
             do {
                 if !noMigrate { try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped()) }
                 let store = PostgresStore(
@@ -80,14 +81,15 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 let listener = PostgresNotificationListener(configuration: postgres, channels: [PostgresStoreEvents.channel], logger: logger)
                 listener.start()
-                let metrics = ServerMetrics()
                 let server = LaurelServer(
                     configuration: configuration, store: store, catalog: loadedCatalog,
                     storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), metrics: metrics, logger: logger)
                 var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: server)]
                 let metricsPort = try Setting.integer(self.metricsPort, env: "LAUREL_METRICS_PORT", default: 7421)
                 if metricsPort != 0 {
-                    services.append(.init(service: MetricsEndpoint(host: configuration.host, port: metricsPort, metrics: metrics, logger: logger)))
+                    services.append(.init(service: MetricsEndpoint(
+                        host: configuration.host, port: metricsPort, metrics: metrics, logger: logger,
+                        databaseIsReachable: { await store.isReachable() })))
                 }
                 services.append(.init(service: SubscriptionExpiryWatcher(store: store, logger: logger)))
                 let group = ServiceGroup(configuration: .init(

@@ -1,3 +1,4 @@
+import CoreMetrics
 import DequeModule
 import Foundation
 
@@ -17,9 +18,12 @@ final class PoolJobQueue: @unchecked Sendable {
     private var runningWorkers: Int
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastJobID: UInt64 = 0
+    /// Reports how many jobs wait.
+    private let depth: CoreMetrics.Gauge
 
-    init(workers: Int) {
+    init(workers: Int, depth: CoreMetrics.Gauge) {
         runningWorkers = workers
+        self.depth = depth
     }
 
     var queuedCount: Int {
@@ -38,6 +42,7 @@ final class PoolJobQueue: @unchecked Sendable {
         condition.withLock {
             guard !isClosed else { return false }
             jobs.append(job)
+            depth.record(jobs.count)
             condition.signal()
             return true
         }
@@ -57,6 +62,7 @@ final class PoolJobQueue: @unchecked Sendable {
             while !isClosed && jobs.isEmpty {
                 condition.wait()
             }
+            defer { depth.record(jobs.count) }
             return jobs.popFirst()
         }
     }

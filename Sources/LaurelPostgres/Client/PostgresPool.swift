@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 
@@ -13,6 +14,8 @@ public final class PostgresPool: Sendable {
     /// The number of connections (and database threads).
     public let size: Int
     private let queue: PoolJobQueue
+    /// How long work waited for a connection (`laurel_db_pool_wait_seconds`).
+    private let wait: CoreMetrics.Timer
 
     /// Starts the pool's threads; connections open when work first needs them.
     /// - Parameters:
@@ -21,10 +24,17 @@ public final class PostgresPool: Sendable {
     ///   - logger: receives connection failures and PostgreSQL notices.
     /// - Parameter firstReconnectDelay: how long callers fail fast after the database could not be reached,
     ///   doubling with each further failure (up to 5 s).
-    public init(configuration: PostgresConfiguration, size: Int, logger: Logger, firstReconnectDelay: Duration = .milliseconds(100)) {
+    /// - Parameter metrics: where the pool reports how long work waits for a connection and how much waits
+    ///   (`laurel_db_pool_wait_seconds`, `laurel_db_pool_queue_depth`); nil for the process's metrics system.
+    public init(
+        configuration: PostgresConfiguration, size: Int, logger: Logger, firstReconnectDelay: Duration = .milliseconds(100),
+        metrics: (any MetricsFactory)? = nil
+    ) {
         precondition(size > 0, "a PostgresPool needs at least one connection")
+        let factory = metrics ?? MetricsSystem.factory
         self.size = size
-        self.queue = PoolJobQueue(workers: size)
+        self.wait = CoreMetrics.Timer(label: "laurel_db_pool_wait_seconds", factory: factory)
+        self.queue = PoolJobQueue(workers: size, depth: CoreMetrics.Gauge(label: "laurel_db_pool_queue_depth", factory: factory))
         let backoff = SharedReconnectBackoff(ReconnectBackoff(firstDelay: firstReconnectDelay))
         for index in 0..<size {
             var workerLogger = logger
@@ -52,8 +62,9 @@ public final class PostgresPool: Sendable {
     public func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        let queue = self.queue
+        let (queue, wait) = (self.queue, self.wait)
         let id = queue.makeJobID()
+        let enqueued = ContinuousClock.now
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 guard !Task.isCancelled else {
@@ -62,7 +73,11 @@ public final class PostgresPool: Sendable {
                 }
                 let job = PoolJob(
                     id: id,
-                    run: { connection in continuation.resume(with: Result { try body(connection) }) },
+                    run: { connection in
+                        let (seconds, attoseconds) = (ContinuousClock.now - enqueued).components
+                        wait.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+                        continuation.resume(with: Result { try body(connection) })
+                    },
                     fail: { error in continuation.resume(throwing: error) }
                 )
                 if !queue.enqueue(job) {

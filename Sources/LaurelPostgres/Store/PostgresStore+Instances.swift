@@ -3,6 +3,10 @@ import LaurelStore
 
 // What the store keeps for the server instances as a whole: the limits they run with, and where connected users stand.
 extension PostgresStore {
+    public func isReachable() async -> Bool {
+        (try? await pool.withConnection { connection in try connection.query("SELECT 1") }) != nil
+    }
+
     public func recordLimits(_ limits: UserLimits) async throws(StoreError) {
         do {
             try await pool.withConnection { connection in

@@ -1,42 +1,131 @@
+import CoreMetrics
+import Prometheus
 import Synchronization
 
-/// The server's own counters, read by `/metrics`: connections, requests by verb, errors by code, unlocks and
-/// pushes. Cheap to bump from any task (a few atomics and one small locked table).
+/// The server's metrics, made through swift-metrics with a Prometheus registry of this server's own (so that two
+/// servers in one process, as in the tests, count apart) and read by `/metrics`: connections, requests and their
+/// latency by verb, errors by code, unlocks, pushes, the paths LOGs took, and the database pool's queue (reported
+/// by the pool through the same factory).
 public final class ServerMetrics: Sendable {
-    let connectionsOpen = Atomic<Int>(0)
-    let connectionsAccepted = Atomic<Int>(0)
-    let connectionsRefused = Atomic<Int>(0)
-    let unlocks = Atomic<Int>(0)
-    let pushesDelivered = Atomic<Int>(0)
+    /// Where every metric of this server is registered; `/metrics` prints it.
+    public let registry: PrometheusCollectorRegistry
+    /// The swift-metrics factory over `registry`, for the parts of the server made elsewhere (the database pool).
+    public let factory: PrometheusMetricsFactory
+
+    /// Connections open now: the server admits a connection against this count, and reports it.
+    private let openConnections = Atomic<Int>(0)
+    private let connectionsOpenGauge: CoreMetrics.Gauge
+    let connectionsAccepted: CoreMetrics.Counter
+    let connectionsRefused: CoreMetrics.Counter
+    let unlocks: CoreMetrics.Counter
+    let pushesDelivered: CoreMetrics.Counter
+    /// Pushes not written because their connection had closed or was being closed (a slow consumer).
+    let pushesDropped: CoreMetrics.Counter
     /// Connections closed because their client left too much unread (`BYE slow_consumer`).
-    let slowConsumers = Atomic<Int>(0)
+    let slowConsumers: CoreMetrics.Counter
     /// Requests read from a connection that had closed by the time their turn came, dropped unexecuted.
-    let requestsDropped = Atomic<Int>(0)
+    let requestsDropped: CoreMetrics.Counter
+    /// Times the store's events (re)started and the connected users were compared with the store.
+    let storeEventResumes: CoreMetrics.Counter
     /// New logs stored from the session's state in one statement (group-committed), and those that took the
     /// transactional path (a stale state, a speed window, a retry or a refusal).
-    let factsFromSession = Atomic<Int>(0)
-    let factsInTransaction = Atomic<Int>(0)
-    /// Times a request used the user's progress as the session held it, and times it had to load it first.
-    let progressFromSession = Atomic<Int>(0)
-    let progressLoaded = Atomic<Int>(0)
-    let progressCaughtUp = Atomic<Int>(0)
-    /// Times the store's events (re)started and the connected users were compared with the store.
-    let storeEventResumes = Atomic<Int>(0)
-    private let requests = Mutex<[String: Int]>([:])
-    private let errors = Mutex<[String: Int]>([:])
+    private let factsFromSession: CoreMetrics.Counter
+    private let factsInTransaction: CoreMetrics.Counter
+    private let progressFromSession: CoreMetrics.Counter
+    private let progressLoaded: CoreMetrics.Counter
+    private let progressCaughtUp: CoreMetrics.Counter
+    private let staleRetries: CoreMetrics.Counter
+    private let transactionalFallbacks: CoreMetrics.Counter
+    private let byVerb = Mutex<[String: VerbMetrics]>([:])
+    private let byErrorCode = Mutex<[String: CoreMetrics.Counter]>([:])
 
-    public init() {}
+    /// What is counted of one verb.
+    private struct VerbMetrics {
+        let requests: CoreMetrics.Counter
+        let latency: CoreMetrics.Timer
+    }
 
-    func countRequest(verb: String) {
-        requests.withLock { $0[verb, default: 0] += 1 }
+    public init() {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // From a PING on a quiet server to a LOG queued behind a full pool.
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+            .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.registry = registry
+        self.factory = factory
+        func counter(_ name: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Counter {
+            Counter(label: name, dimensions: dimensions, factory: factory)
+        }
+        connectionsOpenGauge = Gauge(label: "laurel_connections_open", factory: factory)
+        connectionsAccepted = counter("laurel_connections_accepted_total")
+        connectionsRefused = counter("laurel_connections_refused_total")
+        unlocks = counter("laurel_unlocks_total")
+        pushesDelivered = counter("laurel_pushes_delivered_total")
+        pushesDropped = counter("laurel_pushes_dropped_total")
+        slowConsumers = counter("laurel_slow_consumer_disconnects_total")
+        requestsDropped = counter("laurel_requests_dropped_total")
+        storeEventResumes = counter("laurel_store_event_resumes_total")
+        factsFromSession = counter("laurel_facts_stored_total", [("path", "session")])
+        factsInTransaction = counter("laurel_facts_stored_total", [("path", "transaction")])
+        progressFromSession = counter("laurel_session_progress_total", [("source", "session")])
+        progressLoaded = counter("laurel_session_progress_total", [("source", "store")])
+        progressCaughtUp = counter("laurel_session_progress_total", [("source", "caught_up")])
+        staleRetries = counter("laurel_transaction_retries_total", [("reason", "stale_version")])
+        transactionalFallbacks = counter("laurel_transaction_retries_total", [("reason", "transactional_path")])
+        connectionsOpenGauge.record(0)
+    }
+
+    /// Counts a connection in; returns how many are open with it.
+    func connectionOpened() -> Int {
+        let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+        connectionsOpenGauge.record(open)
+        return open
+    }
+
+    func connectionClosed() {
+        connectionsOpenGauge.record(openConnections.wrappingSubtract(1, ordering: .relaxed).newValue)
+    }
+
+    /// Counts a request of `verb` and how long it took to answer (from reading it to writing the answer).
+    func countRequest(verb: String, took duration: Duration) {
+        let metrics = byVerb.withLock { metrics in
+            if let known = metrics[verb] { return known }
+            let made = VerbMetrics(
+                requests: Counter(label: "laurel_requests_total", dimensions: [("verb", verb)], factory: factory),
+                latency: Timer(label: "laurel_request_duration_seconds", dimensions: [("verb", verb)], factory: factory))
+            metrics[verb] = made
+            return made
+        }
+        metrics.requests.increment()
+        let (seconds, attoseconds) = duration.components
+        metrics.latency.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    func countError(code: String) {
+        let counter = byErrorCode.withLock { counters in
+            if let known = counters[code] { return known }
+            let made = Counter(label: "laurel_errors_total", dimensions: [("code", code)], factory: factory)
+            counters[code] = made
+            return made
+        }
+        counter.increment()
     }
 
     func countFactStored(fromSession: Bool) {
-        if fromSession {
-            factsFromSession.wrappingAdd(1, ordering: .relaxed)
-        } else {
-            factsInTransaction.wrappingAdd(1, ordering: .relaxed)
-        }
+        (fromSession ? factsFromSession : factsInTransaction).increment()
+    }
+
+    /// A LOG commit found the user's version moved on and is tried again after catching up.
+    func countStaleRetry() {
+        staleRetries.increment()
+    }
+
+    /// A LOG the session could not commit went to the transactional path instead.
+    func countTransactionalFallback() {
+        transactionalFallbacks.increment()
     }
 
     /// Where a request found the user's session progress.
@@ -51,56 +140,16 @@ public final class ServerMetrics: Sendable {
 
     func countProgressRead(source: ProgressSource) {
         switch source {
-        case .session: progressFromSession.wrappingAdd(1, ordering: .relaxed)
-        case .caughtUp: progressCaughtUp.wrappingAdd(1, ordering: .relaxed)
-        case .store: progressLoaded.wrappingAdd(1, ordering: .relaxed)
+        case .session: progressFromSession.increment()
+        case .caughtUp: progressCaughtUp.increment()
+        case .store: progressLoaded.increment()
         }
-    }
-
-    func countError(code: String) {
-        errors.withLock { $0[code, default: 0] += 1 }
     }
 
     /// The Prometheus text exposition format (version 0.0.4).
     public func exposition() -> String {
-        var lines: [String] = []
-        func gauge(_ name: String, _ help: String, _ value: Int, type: String = "gauge") {
-            lines.append("# HELP \(name) \(help)")
-            lines.append("# TYPE \(name) \(type)")
-            lines.append("\(name) \(value)")
-        }
-        gauge("laurel_connections_open", "Client connections open now.", connectionsOpen.load(ordering: .relaxed))
-        gauge("laurel_connections_accepted_total", "Client connections accepted.", connectionsAccepted.load(ordering: .relaxed), type: "counter")
-        gauge("laurel_connections_refused_total", "Connections refused because the server was full.",
-              connectionsRefused.load(ordering: .relaxed), type: "counter")
-        gauge("laurel_unlocks_total", "Achievements unlocked by this instance.", unlocks.load(ordering: .relaxed), type: "counter")
-        gauge("laurel_pushes_delivered_total", "Stored pushes written to client connections.", pushesDelivered.load(ordering: .relaxed), type: "counter")
-        gauge("laurel_slow_consumer_disconnects_total", "Connections closed because their client did not read what it was sent.",
-              slowConsumers.load(ordering: .relaxed), type: "counter")
-        gauge("laurel_requests_dropped_total", "Requests not executed because their connection had closed.",
-              requestsDropped.load(ordering: .relaxed), type: "counter")
-        gauge("laurel_store_event_resumes_total",
-              "Times the database's events were heard again after a lost connection (or first), each followed by comparing every connected user with the database.",
-              storeEventResumes.load(ordering: .relaxed), type: "counter")
-        lines.append("# HELP laurel_facts_stored_total New logs, lesson completions and events stored, by path (session: one group-committed statement).")
-        lines.append("# TYPE laurel_facts_stored_total counter")
-        lines.append("laurel_facts_stored_total{path=\"session\"} \(factsFromSession.load(ordering: .relaxed))")
-        lines.append("laurel_facts_stored_total{path=\"transaction\"} \(factsInTransaction.load(ordering: .relaxed))")
-        lines.append("# HELP laurel_session_progress_total Uses of a user's progress: held by the session, or loaded first.")
-        lines.append("# TYPE laurel_session_progress_total counter")
-        lines.append("laurel_session_progress_total{source=\"session\"} \(progressFromSession.load(ordering: .relaxed))")
-        lines.append("laurel_session_progress_total{source=\"store\"} \(progressLoaded.load(ordering: .relaxed))")
-        lines.append("laurel_session_progress_total{source=\"caught_up\"} \(progressCaughtUp.load(ordering: .relaxed))")
-        lines.append("# HELP laurel_requests_total Requests answered, by verb.")
-        lines.append("# TYPE laurel_requests_total counter")
-        for (verb, count) in requests.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
-            lines.append("laurel_requests_total{verb=\"\(verb)\"} \(count)")
-        }
-        lines.append("# HELP laurel_errors_total Requests answered with ERR, by code.")
-        lines.append("# TYPE laurel_errors_total counter")
-        for (code, count) in errors.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
-            lines.append("laurel_errors_total{code=\"\(code)\"} \(count)")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
     }
 }

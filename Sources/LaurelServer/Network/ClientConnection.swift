@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import LaurelCore
 import LaurelJSON
@@ -46,7 +47,7 @@ struct ClientConnection {
                     // client that pipelined many and left must not keep the server busy (its LOGs were not
                     // acknowledged, so a retry after reconnecting is the client's to make).
                     guard channel.channel.isActive else {
-                        services.metrics.requestsDropped.wrappingAdd(1, ordering: .relaxed)
+                        services.metrics.requestsDropped.increment()
                         continue
                     }
                     let next: Next
@@ -94,13 +95,17 @@ struct ClientConnection {
             await lineWriter.write(OutboundLine.err(tag: failure.tag, failure.error))
             return .proceed
         }
-        services.metrics.countRequest(verb: line.verb)
         guard let route = VerbTable.byVerb[line.verb] else { return .proceed }
-        if let wait = state.requestAllowance.spend(at: .now) {
+        // The latency of a verb: from reading the request to handing its answer to the connection.
+        let started = ContinuousClock.now
+        let metrics = services.metrics
+        func answered() { metrics.countRequest(verb: line.verb, took: .now - started) }
+        if let wait = state.requestAllowance.spend(at: started) {
             let refusal = ProtocolError.rateLimited(
                 retryAfterMs: Int(max(1, wait.wholeMilliseconds)), message: "too many requests on this connection")
-            services.metrics.countError(code: refusal.code.rawValue)
+            metrics.countError(code: refusal.code.rawValue)
             await lineWriter.write(OutboundLine.err(tag: line.tag, refusal))
+            answered()
             return .proceed
         }
         let call = ConnectionCall(
@@ -112,13 +117,15 @@ struct ClientConnection {
             let protocolError = Self.protocolError(for: error, logger: logger)
             services.metrics.countError(code: protocolError.code.rawValue)
             await lineWriter.write(OutboundLine.err(tag: line.tag, protocolError))
+            answered()
             if case StoreError.unknownUser = error { return .close(reason: "account_deleted") }
             if protocolError.code == .authFailed, state.failedAuths >= Self.maxFailedAuths { return .close(reason: "auth_failed") }
             return .proceed
         }
         await lineWriter.write(OutboundLine.ok(tag: line.tag, outcome.value))
+        answered()
         if let user = state.context?.user.id, !outcome.pushes.isEmpty {
-            services.metrics.unlocks.wrappingAdd(outcome.pushes.filter { $0.kind == .unlock }.count, ordering: .relaxed)
+            services.metrics.unlocks.increment(by: outcome.pushes.filter { $0.kind == .unlock }.count)
             await services.registry.deliver(outcome.pushes, to: user)
         }
         await outcome.followUp?()

@@ -1,3 +1,4 @@
+import CoreMetrics
 import LaurelCore
 import LaurelJSON
 import LaurelProtocol
@@ -89,16 +90,16 @@ public final class LaurelServer: Service, Sendable {
 
     private func serve(_ channel: NIOAsyncChannel<InboundFrame, ByteBuffer>) async {
         let metrics = services.metrics
-        let open = metrics.connectionsOpen.wrappingAdd(1, ordering: .relaxed).newValue
-        defer { metrics.connectionsOpen.wrappingSubtract(1, ordering: .relaxed) }
+        let open = metrics.connectionOpened()
+        defer { metrics.connectionClosed() }
         if open > services.configuration.maxConnections {
-            metrics.connectionsRefused.wrappingAdd(1, ordering: .relaxed)
+            metrics.connectionsRefused.increment()
             try? await channel.executeThenClose { _, outbound in
                 try await outbound.write(OutboundLine.push(kind: "BYE", ["reason": "too_many_connections"]))
             }
             return
         }
-        metrics.connectionsAccepted.wrappingAdd(1, ordering: .relaxed)
+        metrics.connectionsAccepted.increment()
         let id = ConnectionID(rawValue: nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue)
         await ClientConnection(id: id, channel: channel, services: services, isShuttingDown: { self.shuttingDown.load(ordering: .relaxed) }).run()
     }
@@ -116,7 +117,7 @@ public final class LaurelServer: Service, Sendable {
             case .stateVersion(let user, let version):
                 services.registry.session(of: user)?.stateCache.noteVersion(version)
             case .resumed:
-                services.metrics.storeEventResumes.wrappingAdd(1, ordering: .relaxed)
+                services.metrics.storeEventResumes.increment()
                 await compareConnectedUsersWithStore()
             }
         }

@@ -98,7 +98,11 @@ extension LogRequest: ReportedFact {
             case .notHere: return nil
             case .stale:
                 context.session.stateCache.noteBehind()
-                if attempt == 2 { context.session.stateCache.demote() }
+                if attempt == 1 { context.services.metrics.countStaleRetry() }
+                if attempt == 2 {
+                    context.session.stateCache.demote()
+                    context.services.metrics.countTransactionalFallback()
+                }
             }
         }
         return nil

@@ -1,3 +1,4 @@
+import CoreMetrics
 import LaurelJSON
 import LaurelProtocol
 import LaurelStore
@@ -46,7 +47,7 @@ actor ConnectionLineWriter {
         let size = line.readableBytes
         let unsent = unsentBytes.load(ordering: .relaxed)
         guard unsent == 0 || unsent + size <= maxUnsentBytes else {
-            metrics.slowConsumers.wrappingAdd(1, ordering: .relaxed)
+            metrics.slowConsumers.increment()
             close(reason: "slow_consumer")
             return
         }
@@ -62,6 +63,10 @@ actor ConnectionLineWriter {
     /// A stored push that just happened.
     func deliver(_ push: StoredPush) async {
         guard push.seq > deliveredSeq else { return }
+        guard !closed else {
+            metrics.pushesDropped.increment()
+            return
+        }
         pending[push.seq] = push
         await drain()
     }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import LaurelCore
 import LaurelStore
 import Synchronization
@@ -63,7 +64,7 @@ final class SessionRegistry: Sendable {
         guard !pushes.isEmpty else { return }
         for lineWriter in lineWriters(of: user) {
             for push in pushes { await lineWriter.deliver(push) }
-            metrics.pushesDelivered.wrappingAdd(pushes.count, ordering: .relaxed)
+            metrics.pushesDelivered.increment(by: pushes.count)
         }
     }
 

@@ -19,9 +19,9 @@ final class ServerProcess: Sendable {
     private let exit: Task<Int32, Never>
 
     /// Starts `laurel serve` on a free port and waits until it logs that it listens.
-    static func start(arguments extra: [String] = []) async throws -> (process: ServerProcess, port: Int) {
+    static func start(arguments extra: [String] = [], metricsPort: Int = 0) async throws -> (process: ServerProcess, port: Int) {
         let server = try ServerProcess(arguments: [
-            "serve", "--database-url", try LaurelTestDatabase.url(), "--port", "0", "--metrics-port", "0",
+            "serve", "--database-url", try LaurelTestDatabase.url(), "--port", "0", "--metrics-port", String(metricsPort),
             "--db-pool-size", "4", "--no-demo-user", "--log-level", "info",
         ] + extra)
         let port = try await server.listeningPort()

@@ -59,7 +59,8 @@ enum TestServer {
         var postgres = try LaurelTestDatabase.configuration("laurel-tests-server")
         postgres.sessionSettings = configuration.databaseSessionSettings
         _ = try await LaurelTestDatabase.admin()  // migrated
-        let pool = PostgresPool(configuration: postgres, size: 4, logger: logger)
+        let metrics = ServerMetrics()
+        let pool = PostgresPool(configuration: postgres, size: 4, logger: logger, metrics: metrics.factory)
         let store = PostgresStore(pool: pool)
         let loaded = try ShippedCatalogs.load(catalog)
         try await store.installCatalog(loaded)
@@ -70,7 +71,6 @@ enum TestServer {
             logger: logger)
         listener.start()
         let port = AsyncStream<Int>.makeStream()
-        let metrics = ServerMetrics()
         let server = LaurelServer(
             configuration: configuration, store: store, catalog: loaded,
             storeEvents: storeEvents(from: listener, hearsStateVersions: hearsStateVersions, logger: logger), metrics: metrics, logger: logger,
@@ -141,10 +141,11 @@ struct RunningTestServer: Sendable {
     /// The application name of the server's LISTEN connection.
     let listenerName: String
 
-    /// A counter of the server's `/metrics` text, by its full name with labels (0 when absent).
+    /// A counter or gauge of the server's `/metrics` text, by its full name with labels (0 when absent).
     func counter(_ name: String) -> Int {
         let line = metrics.exposition().split(separator: "\n").first { $0.hasPrefix(name + " ") }
-        return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        // Gauges print as decimals ("1.0").
+        return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
     }
 
     /// Ends the server's LISTEN connection from the database side, as a failover or a network cut would; the server

@@ -14,6 +14,7 @@ import Synchronization
 struct ClientConnection {
     let id: ConnectionID
     let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
+    let expiry: ConnectionExpiry
     let services: ServerResources
     let isShuttingDown: @Sendable () -> Bool
 
@@ -65,7 +66,11 @@ struct ClientConnection {
                         return
                     }
                 }
-                if isShuttingDown() { await lineWriter.close(reason: "shutdown") }
+                if let reason = expiry.reason {
+                    await lineWriter.close(reason: reason)
+                } else if isShuttingDown() {
+                    await lineWriter.close(reason: "shutdown")
+                }
             }
         } catch {
             logger.debug("connection ended", metadata: ["error": "\(error)"])

@@ -1,10 +1,26 @@
 import LaurelJSON
 import LaurelProtocol
 import NIOCore
+import Synchronization
+
+/// Why a connection's lifecycle ended it (`auth_timeout`, `idle`), for the connection's own writer to say in its
+/// `BYE`, after every line written before.
+final class ConnectionExpiry: Sendable {
+    private let noted = Mutex<String?>(nil)
+
+    var reason: String? { noted.withLock { $0 } }
+
+    /// Keeps the first reason given.
+    func note(_ reason: String) {
+        noted.withLock { if $0 == nil { $0 = reason } }
+    }
+}
 
 /// Ends connections that should not stay open: one that did not authenticate within `authTimeout`, one idle
-/// for `idleTimeout`, and, on shutdown, stops reading so the requests already received are answered before the
-/// connection says `BYE`. Timers live on the channel's event loop, so they cost no task per connection.
+/// for `idleTimeout`, and one whose server shuts down. In each case it only stops reading: the requests already
+/// received are answered, then the connection's one ordered writer says `BYE` (with the reason noted in
+/// `expiry`, or `shutdown`) and closes, so a `BYE` never overtakes an answer or a push. Timers live on the
+/// channel's event loop, so they cost no task per connection.
 final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = InboundFrame
     typealias InboundOut = InboundFrame
@@ -16,12 +32,15 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
 
     private let authTimeout: TimeAmount
     private let idleTimeout: TimeAmount
+    private let expiry: ConnectionExpiry
     private var authTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
+    private var readingStopped = false
 
-    init(authTimeout: Duration, idleTimeout: Duration) {
+    init(authTimeout: Duration, idleTimeout: Duration, expiry: ConnectionExpiry) {
         self.authTimeout = TimeAmount(authTimeout)
         self.idleTimeout = TimeAmount(idleTimeout)
+        self.expiry = expiry
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -40,6 +59,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !readingStopped else { return }
         restartIdleTimer(context: context)
         context.fireChannelRead(data)
     }
@@ -50,8 +70,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
             authTimer?.cancel()
             authTimer = nil
         case is ChannelShouldQuiesceEvent:
-            // Stop reading; the connection answers what it has, then says BYE (see ClientConnection).
-            context.close(mode: .input, promise: nil)
+            stopReading(context: context)
         default:
             context.fireUserInboundEventTriggered(event)
         }
@@ -68,12 +87,23 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         idleTimer = schedule(after: idleTimeout, context: context, reason: "idle")
     }
 
+    /// Ends the connection's request stream as a closed input would (also under TLS, which cannot half-close);
+    /// lines that arrive later are dropped.
+    private func stopReading(context: ChannelHandlerContext) {
+        guard !readingStopped else { return }
+        readingStopped = true
+        authTimer?.cancel()
+        idleTimer?.cancel()
+        context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+    }
+
     private func schedule(after delay: TimeAmount, context: ChannelHandlerContext, reason: String) -> Scheduled<Void> {
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let contextBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let expiry = self.expiry
         return context.eventLoop.scheduleTask(in: delay) {
-            let context = loopBound.value
-            context.writeAndFlush(NIOAny(OutboundLine.push(kind: "BYE", ["reason": .string(reason)])), promise: nil)
-            context.close(promise: nil)
+            expiry.note(reason)
+            loopBound.value.stopReading(context: contextBound.value)
         }
     }
 }

@@ -55,14 +55,16 @@ public final class LaurelServer: Service, Sendable {
                     if let tls = configuration.tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     try pipeline.addHandler(MessageToByteHandler(LineFrameEncoder()))
                     try pipeline.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: configuration.maxLineBytes)))
-                    try pipeline.addHandler(
-                        ConnectionLifecycleHandler(authTimeout: configuration.authTimeout, idleTimeout: configuration.idleTimeout))
+                    let expiry = ConnectionExpiry()
+                    try pipeline.addHandler(ConnectionLifecycleHandler(
+                        authTimeout: configuration.authTimeout, idleTimeout: configuration.idleTimeout, expiry: expiry))
                     let inFlight = configuration.maxRequestsInFlight
-                    return try NIOAsyncChannel<InboundFrame, ByteBuffer>(
+                    let asyncChannel = try NIOAsyncChannel<InboundFrame, ByteBuffer>(
                         wrappingChannelSynchronously: channel,
                         configuration: .init(
                             backPressureStrategy: .init(lowWatermark: max(1, inFlight / 2), highWatermark: inFlight),
                             isOutboundHalfClosureEnabled: true))
+                    return AcceptedConnection(channel: asyncChannel, expiry: expiry)
                 }
             }
         if let address = listener.channel.localAddress {
@@ -88,7 +90,8 @@ public final class LaurelServer: Service, Sendable {
         }
     }
 
-    private func serve(_ channel: NIOAsyncChannel<InboundFrame, ByteBuffer>) async {
+    private func serve(_ accepted: AcceptedConnection) async {
+        let channel = accepted.channel
         let metrics = services.metrics
         let open = metrics.connectionOpened()
         defer { metrics.connectionClosed() }
@@ -101,7 +104,10 @@ public final class LaurelServer: Service, Sendable {
         }
         metrics.connectionsAccepted.increment()
         let id = ConnectionID(rawValue: nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue)
-        await ClientConnection(id: id, channel: channel, services: services, isShuttingDown: { self.shuttingDown.load(ordering: .relaxed) }).run()
+        await ClientConnection(
+            id: id, channel: channel, expiry: accepted.expiry, services: services,
+            isShuttingDown: { self.shuttingDown.load(ordering: .relaxed) }
+        ).run()
     }
 
     private func followStoreEvents() async {
@@ -150,4 +156,10 @@ public final class LaurelServer: Service, Sendable {
             await services.registry.catchUp(user, through: mark.lastSeq, store: services.store)
         }
     }
+}
+
+/// A connection as the listener hands it over: its channel, and where its lifecycle notes why it ended it.
+struct AcceptedConnection: Sendable {
+    let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
+    let expiry: ConnectionExpiry
 }

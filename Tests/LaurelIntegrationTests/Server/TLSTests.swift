@@ -1,6 +1,7 @@
 import Foundation
 import LaurelJSON
 import LaurelProtocol
+import LaurelServer
 import NIOSSL
 import Testing
 
@@ -31,6 +32,30 @@ import Testing
         let plain = try await LineClient.connect(port: port)
         try await plain.send("a1 PING")
         #expect(await plain.linesUntilClosed(timeout: .seconds(20))?.contains { $0.kind == "HELLO" } != true)
+    }
+}
+
+extension TLSTests {
+    /// A connection's lifecycle ends it through the connection's own ordered writer, which also works where a
+    /// socket cannot be half-closed (TLS): answers to what was sent come first, then `BYE`, then nothing.
+    @Test func theAuthTimeoutSaysByeAfterTheAnswersOverTLS() async throws {
+        let files = try TestCertificate.make()
+        defer { try? FileManager.default.removeItem(at: files.directory) }
+        var configuration = ServerConfiguration(port: 0)
+        configuration.authTimeout = .milliseconds(500)
+        configuration.tls = try NIOSSLContext(configuration: .makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(files.certificate.path).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: files.key.path, format: .pem))))
+        var client = TLSConfiguration.makeClientConfiguration()
+        client.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(files.certificate.path))
+        let tls = try NIOSSLContext(configuration: client)
+        try await TestServer.run(configuration: configuration) { port in
+            let idle = try await LineClient.connectAndGreet(port: port, tls: tls, serverHostname: "localhost")
+            try await idle.sendRaw("p1 PING\np2 PROFILE\n")
+            let lines = try #require(await idle.linesUntilClosed(timeout: .seconds(10)), "the server closed the connection")
+            #expect(lines.map(\.tag) == ["p1", "p2", "*"], "\(lines.map(\.raw))")
+            #expect(lines.last?.kind == "BYE" && lines.last?.object["reason"]?.stringValue == "auth_timeout", "\(lines.map(\.raw))")
+        }
     }
 }
 

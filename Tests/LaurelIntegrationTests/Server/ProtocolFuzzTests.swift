@@ -25,7 +25,8 @@ import Testing
         configuration.connectionRequestBurst = 1 << 30
         configuration.limits.logsPerSecond = 1e9
         configuration.limits.logBurst = 1 << 30
-        try await TestServer.run(configuration: configuration) { port in
+        try await TestServer.withServer(configuration: configuration) { server in
+            let port = server.port
             let results = try await withThrowingTaskGroup(of: FuzzResult.self) { group in
                 for index in 0..<Self.connections {
                     let share = Self.lines / Self.connections + (index < Self.lines % Self.connections ? 1 : 0)
@@ -35,6 +36,23 @@ import Testing
                 var results: [FuzzResult] = []
                 for try await result in group { results.append(result) }
                 return results
+            }
+            // A connection that stopped answering: is the server still there for others, and for the same user?
+            for stuck in results.compactMap(\.stuck) {
+                let sameUser = try? await LineClient.authenticated(port: port, token: user.token)
+                let pingsSameUser = (try? await sameUser?.request("PING").kind == "OK") ?? false
+                let profileSameUser = (try? await sameUser?.request("PROFILE").kind) ?? nil
+                let counters = ["laurel_slow_consumer_disconnects_total", "laurel_requests_dropped_total", "laurel_connections_open",
+                                "laurel_db_pool_queue_depth"]
+                    .map { "\($0) \(server.counter($0))" }.joined(separator: ", ")
+                let backends = (try? await LaurelTestDatabase.scalar("""
+                    SELECT string_agg(state || ' ' || coalesce(wait_event_type || ':' || wait_event, '-') || ' ' || left(query, 100), ' | ')
+                      FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'
+                    """)) ?? nil
+                Issue.record("""
+                    a connection got no answer for 30 s after \(stuck); a new connection of the user: PING \(pingsSameUser), \
+                    PROFILE \(profileSameUser ?? "none"); \(counters); busy database sessions: \(backends ?? "none")
+                    """)
             }
             let sent = results.reduce(0) { $0 + $1.sent }
             let answered = results.reduce(0) { $0 + $1.answered }
@@ -55,6 +73,8 @@ import Testing
         var answered = 0
         var internalErrors: [String] = []
         var stillAnswers = false
+        /// Where a connection stopped being answered: how many answers it had, the last one, and the lines after it.
+        var stuck: String?
     }
 
     private static func fuzz(port: Int, token: String, lines: Int, seed: UInt64) async throws -> FuzzResult {
@@ -68,17 +88,30 @@ import Testing
                     chunk += fuzzer.next().bytes
                     chunk.append(UInt8(ascii: "\n"))
                     if chunk.count > 32 * 1024 {
-                        try await client.sendBytes(chunk)
+                        // A failed send means the connection is gone; the reader reports what it saw.
+                        guard (try? await client.sendBytes(chunk)) != nil else { return nil }
                         chunk.removeAll(keepingCapacity: true)
                     }
                 }
-                if !chunk.isEmpty { try await client.sendBytes(chunk) }
+                if !chunk.isEmpty { _ = try? await client.sendBytes(chunk) }
                 return nil
             }
             group.addTask {
                 var result = FuzzResult(sent: lines)
+                var last = ""
                 while result.answered < lines {
-                    let line = try await client.nextLine(timeout: .seconds(30))
+                    let line: LineClient.Line
+                    do {
+                        line = try await client.nextLine(timeout: .seconds(30))
+                    } catch LineClientError.timedOut {
+                        // The lines are the same for the same seed: show the one that got no answer, and the next.
+                        var again = ProtocolFuzzer(seed: seed)
+                        for _ in 0..<result.answered { _ = again.next() }
+                        let unanswered = (0..<2).map { _ in String(decoding: again.next().bytes.prefix(300), as: UTF8.self).debugDescription }
+                        result.stuck = "\(result.answered) answers, the last \(last.prefix(300)); next lines \(unanswered)"
+                        return result
+                    }
+                    last = line.raw
                     guard line.kind == "OK" || line.kind == "ERR" else { continue }
                     result.answered += 1
                     if line.kind == "ERR", line.object["code"]?.stringValue == "internal" {
@@ -89,7 +122,12 @@ import Testing
                 return result
             }
             var outcome = FuzzResult()
-            for try await result in group { if let result { outcome = result } }
+            for try await result in group {
+                guard let result else { continue }
+                outcome = result
+                // The sender may wait for a server that reads no more: end the connection under it.
+                if result.stuck != nil { await client.close() }
+            }
             return outcome
         }
         await client.close()

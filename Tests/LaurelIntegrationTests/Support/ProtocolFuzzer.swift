@@ -55,10 +55,11 @@ struct ProtocolFuzzer {
             let length = random.below(4) == 0 ? 70_000 : 4_000 + random.below(600)
             return (Array("\(tag) \(verb) {\"note\":\"".utf8) + Array(repeating: UInt8(ascii: "n"), count: length) + Array("\"}".utf8), verb)
         case 28..<36:
+            // The argument is broken, not the tag: an answer's tag must name the line it answers.
             let verb = pick(Self.verbs).lowercased()
-            var text = "\(tag) \(verb) " + jsonObject(depth: 0)
-            mutate(&text)
-            return (Array(text.utf8), verb.uppercased())
+            var argument = jsonObject(depth: 0)
+            mutate(&argument)
+            return (Array("\(tag) \(verb) \(argument)".utf8), verb.uppercased())
         default:
             let verb = pick(Self.verbs)
             let argument = random.below(8) == 0 ? "" : " " + jsonObject(depth: 0)
@@ -66,7 +67,9 @@ struct ProtocolFuzzer {
         }
     }
 
-    private static func isQuit(_ bytes: [UInt8]) -> Bool {
+    private static func isQuit(_ line: [UInt8]) -> Bool {
+        // The server drops a CR before the LF.
+        let bytes = line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line
         let words = bytes.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
         guard words.count >= 2 else { return false }
         return String(decoding: words[1], as: UTF8.self).uppercased() == "QUIT"

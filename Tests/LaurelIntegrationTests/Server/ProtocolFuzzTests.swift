@@ -29,7 +29,7 @@ import Testing
             let port = server.port
             let results = try await withThrowingTaskGroup(of: FuzzResult.self) { group in
                 for index in 0..<Self.connections {
-                    let share = Self.lines / Self.connections + (index < Self.lines % Self.connections ? 1 : 0)
+                    let share = Self.share(of: index)
                     let seed = Self.seed &+ UInt64(index)
                     group.addTask { try await Self.fuzz(port: port, token: user.token, lines: share, seed: seed) }
                 }
@@ -66,6 +66,20 @@ import Testing
             let fresh = try await LineClient.authenticated(port: port, token: user.token)
             #expect(try await fresh.request("PING").kind == "OK")
         }
+    }
+
+    /// LAUREL_FUZZ_FIRST_SHARE (a per cent) gives the first connection that share of the lines, so that it finishes
+    /// and closes while the others go on; otherwise the lines are split evenly.
+    static let firstShare = environment["LAUREL_FUZZ_FIRST_SHARE"].flatMap(Int.init)
+
+    static func share(of index: Int) -> Int {
+        guard let percent = firstShare, connections > 1 else {
+            return lines / connections + (index < lines % connections ? 1 : 0)
+        }
+        let first = lines * min(100, max(0, percent)) / 100
+        if index == 0 { return first }
+        let rest = lines - first, others = connections - 1
+        return rest / others + (index - 1 < rest % others ? 1 : 0)
     }
 
     struct FuzzResult: Sendable {

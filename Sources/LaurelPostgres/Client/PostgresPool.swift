@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Logging
+import Metrics
 
 /// A fixed number of PostgreSQL connections, each owned by a database thread of its own.
 ///
@@ -74,8 +75,7 @@ public final class PostgresPool: Sendable {
                 let job = PoolJob(
                     id: id,
                     run: { connection in
-                        let (seconds, attoseconds) = (ContinuousClock.now - enqueued).components
-                        wait.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+                        wait.record(duration: ContinuousClock.now - enqueued)
                         continuation.resume(with: Result { try body(connection) })
                     },
                     fail: { error in continuation.resume(throwing: error) }

@@ -1,4 +1,6 @@
 import CoreMetrics
+import LaurelProtocol
+import Metrics
 import Prometheus
 import Synchronization
 
@@ -36,8 +38,9 @@ public final class ServerMetrics: Sendable {
     private let progressCaughtUp: CoreMetrics.Counter
     private let staleRetries: CoreMetrics.Counter
     private let transactionalFallbacks: CoreMetrics.Counter
-    private let byVerb = Mutex<[String: VerbMetrics]>([:])
-    private let byErrorCode = Mutex<[String: CoreMetrics.Counter]>([:])
+    /// Made once for every verb and error code there is, so that counting a request takes no lock.
+    private let byVerb: [String: VerbMetrics]
+    private let byErrorCode: [String: CoreMetrics.Counter]
 
     /// What is counted of one verb.
     private struct VerbMetrics {
@@ -75,6 +78,14 @@ public final class ServerMetrics: Sendable {
         progressCaughtUp = counter("laurel_session_progress_total", [("source", "caught_up")])
         staleRetries = counter("laurel_transaction_retries_total", [("reason", "stale_version")])
         transactionalFallbacks = counter("laurel_transaction_retries_total", [("reason", "transactional_path")])
+        byVerb = Dictionary(uniqueKeysWithValues: VerbTable.routes.map { route in
+            (route.verb, VerbMetrics(
+                requests: counter("laurel_requests_total", [("verb", route.verb)]),
+                latency: CoreMetrics.Timer(label: "laurel_request_duration_seconds", dimensions: [("verb", route.verb)], factory: factory)))
+        })
+        byErrorCode = Dictionary(uniqueKeysWithValues: ErrorCode.allCases.map { code in
+            (code.rawValue, counter("laurel_errors_total", [("code", code.rawValue)]))
+        })
         connectionsOpenGauge.record(0)
     }
 
@@ -91,27 +102,13 @@ public final class ServerMetrics: Sendable {
 
     /// Counts a request of `verb` and how long it took to answer (from reading it to writing the answer).
     func countRequest(verb: String, took duration: Duration) {
-        let metrics = byVerb.withLock { metrics in
-            if let known = metrics[verb] { return known }
-            let made = VerbMetrics(
-                requests: Counter(label: "laurel_requests_total", dimensions: [("verb", verb)], factory: factory),
-                latency: Timer(label: "laurel_request_duration_seconds", dimensions: [("verb", verb)], factory: factory))
-            metrics[verb] = made
-            return made
-        }
+        guard let metrics = byVerb[verb] else { return }
         metrics.requests.increment()
-        let (seconds, attoseconds) = duration.components
-        metrics.latency.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        metrics.latency.record(duration: duration)
     }
 
-    func countError(code: String) {
-        let counter = byErrorCode.withLock { counters in
-            if let known = counters[code] { return known }
-            let made = Counter(label: "laurel_errors_total", dimensions: [("code", code)], factory: factory)
-            counters[code] = made
-            return made
-        }
-        counter.increment()
+    func countError(code: ErrorCode) {
+        byErrorCode[code.rawValue]?.increment()
     }
 
     func countFactStored(fromSession: Bool) {

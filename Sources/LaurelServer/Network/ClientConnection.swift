@@ -108,7 +108,7 @@ struct ClientConnection {
         if let wait = state.requestAllowance.spend(at: started) {
             let refusal = ProtocolError.rateLimited(
                 retryAfterMs: Int(max(1, wait.wholeMilliseconds)), message: "too many requests on this connection")
-            metrics.countError(code: refusal.code.rawValue)
+            metrics.countError(code: refusal.code)
             await lineWriter.write(OutboundLine.err(tag: line.tag, refusal))
             answered()
             return .proceed
@@ -120,7 +120,7 @@ struct ClientConnection {
             outcome = try await route.perform(line.argument, call)
         } catch {
             let protocolError = Self.protocolError(for: error, logger: logger)
-            services.metrics.countError(code: protocolError.code.rawValue)
+            services.metrics.countError(code: protocolError.code)
             await lineWriter.write(OutboundLine.err(tag: line.tag, protocolError))
             answered()
             if case StoreError.unknownUser = error { return .close(reason: "account_deleted") }

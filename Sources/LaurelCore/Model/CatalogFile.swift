@@ -62,12 +62,37 @@ public enum CatalogFile {
             }
             achievements.append(achievement)
         }
-        return Catalog(name: name, activities: activities, lessons: lessons, eventNames: events, achievements: achievements)
+        var presets: [TemplatePreset] = []
+        for (index, entry) in try optionalArray(root, "presets").enumerated() {
+            let preset = try CatalogPresetEntry.decode(entry, at: "presets[\(index)]")
+            if presets.contains(where: { $0.id == preset.id }) {
+                throw CatalogFileError(field: "presets[\(index)].id", reason: "\(preset.id) is listed twice")
+            }
+            presets.append(preset)
+        }
+        var pool: [ChallengePoolEntry] = []
+        for (index, entry) in try optionalArray(root, "challenges").enumerated() {
+            let challenge = try CatalogChallengeEntry.decode(entry, at: "challenges[\(index)]", activities: activities)
+            if pool.contains(where: { $0.kind == challenge.kind }) {
+                throw CatalogFileError(field: "challenges[\(index)].kind", reason: "\(challenge.kind.rawValue) is listed twice")
+            }
+            pool.append(challenge)
+        }
+        return Catalog(
+            name: name, activities: activities, lessons: lessons, eventNames: events, achievements: achievements,
+            presets: presets, challengePool: pool)
     }
 
     private static func string(_ object: JSONObject, _ key: String, at path: String) throws(CatalogFileError) -> String {
         guard let value = object[key]?.stringValue, !value.isEmpty else { throw CatalogFileError(field: path, reason: "must be a non-empty string") }
         return value
+    }
+
+    /// A section a catalog may leave out (then it has none of it), but not give as something else.
+    private static func optionalArray(_ object: JSONObject, _ key: String) throws(CatalogFileError) -> [JSONValue] {
+        guard let value = object[key] else { return [] }
+        guard let list = value.arrayValue else { throw CatalogFileError(field: key, reason: "must be an array") }
+        return list
     }
 
     private static func array(_ object: JSONObject, _ key: String, at path: String) throws(CatalogFileError) -> [JSONValue] {

@@ -9,12 +9,7 @@ import LaurelStore
 /// template can unlock in the same request.
 enum TemplateRequests {
     static func presets(in context: RequestContext) async throws -> RequestOutcome {
-        RequestOutcome(.array(TemplateDefaults.presets.map { preset in
-            [
-                "id": .string(preset.id), "name": .string(preset.name), "type": .string(preset.type.rawValue),
-                "tiers": .array(preset.tiers.map { .object($0.json) }), "description": .string(preset.description),
-            ]
-        }))
+        RequestOutcome(.array(context.catalog.presets.map { .object($0.json) }))
     }
 
     static func list(_ filter: TemplatesRequest, in context: RequestContext) async throws -> RequestOutcome {
@@ -36,7 +31,7 @@ enum TemplateRequests {
     }
 
     static func create(_ request: TemplateCreateRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let (type, tiers) = try typeAndTiers(request)
+        let (type, tiers) = try typeAndTiers(request, catalog: context.catalog)
         let (catalog, engine) = (context.catalog, context.engine)
         let limit = context.services.configuration.limits.templates
         let (value, pushes) = try await context.transaction { records -> (JSONValue, [StoredPush]) in
@@ -115,11 +110,11 @@ enum TemplateRequests {
         return RequestOutcome(value, pushes: pushes)
     }
 
-    /// The type and tiers a TEMPLATE.CREATE asks for: given, from a preset, or the type's defaults.
-    static func typeAndTiers(_ request: TemplateCreateRequest) throws -> (TemplateType, [TemplateTier]) {
-        var preset: TemplateDefaults.Preset?
+    /// The type and tiers a TEMPLATE.CREATE asks for: given, from one of the catalog's presets, or the type's defaults.
+    static func typeAndTiers(_ request: TemplateCreateRequest, catalog: Catalog) throws -> (TemplateType, [TemplateTier]) {
+        var preset: TemplatePreset?
         if let id = request.preset {
-            guard let found = TemplateDefaults.preset(id) else { throw ProtocolError.notFound(field: "preset") }
+            guard let found = catalog.preset(id) else { throw ProtocolError.notFound(field: "preset") }
             preset = found
         }
         guard let type = request.type ?? preset?.type else {

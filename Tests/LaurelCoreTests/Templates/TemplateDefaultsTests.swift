@@ -1,7 +1,8 @@
 import LaurelCore
 import Testing
 
-/// The default tiers of each template type and the presets, as rules.md lists them.
+/// The default tiers of each template type, as rules.md lists them. (The presets are catalog data, see
+/// `CatalogPresetTests`.)
 @Suite struct TemplateDefaultsTests {
     static func targets(_ tiers: [TemplateTier]) -> [Int] { tiers.map(\.target) }
 
@@ -37,30 +38,5 @@ import Testing
         #expect(zip(tiers, tiers.dropFirst()).allSatisfy { $0.target < $1.target })
         #expect(Set(tiers.map { $0.tier.lowercased() }).count == tiers.count)
         #expect(TemplateTierRules.problem(type: type, tiers: tiers) == nil)
-    }
-
-    @Test func thePresetsOfTheRules() throws {
-        let expected: [(String, TemplateType, [Int])] = [
-            ("starter_volume", .volume, [25, 50, 100, 250]),
-            ("habit_builder", .streak, [3, 7, 14, 30]),
-            ("daily_grind", .daily, [10, 25, 50]),
-            ("weekly_warrior", .weekly, [50, 150, 300]),
-        ]
-        for (id, type, targets) in expected {
-            let preset = try #require(TemplateDefaults.preset(id), "preset \(id)")
-            #expect(preset.id == id)
-            #expect(preset.type == type, "\(id)")
-            #expect(Self.targets(preset.tiers) == targets, "\(id)")
-            #expect(!preset.name.isEmpty && !preset.description.isEmpty, "\(id)")
-            #expect(TemplateTierRules.problem(type: preset.type, tiers: preset.tiers) == nil, "\(id)")
-            #expect(TemplateDefaults.presets.contains(preset))
-        }
-        #expect(Set(TemplateDefaults.presets.map(\.id)).count == TemplateDefaults.presets.count, "preset ids are unique")
-    }
-
-    @Test func anUnknownPresetIsNotFound() {
-        #expect(TemplateDefaults.preset("mega_volume") == nil)
-        #expect(TemplateDefaults.preset("") == nil)
-        #expect(TemplateDefaults.preset("Starter_Volume") == nil, "preset ids are exact")
     }
 }

@@ -34,8 +34,8 @@ public struct AchievementTemplate: Sendable, Hashable {
     }
 
     /// The achievements the template generates, one per tier, in tier order. A generated achievement's id names
-    /// the template, the tier and what unlocks it, so editing a tier's target (or window) makes a new achievement
-    /// while an unchanged tier keeps its unlock.
+    /// the template and what unlocks it, so editing a tier's target (or window) makes a new achievement while a tier
+    /// that keeps them keeps its unlock, whatever its name, label or icon become.
     public func achievements(activityName: String) -> [AchievementDefinition] {
         tiers.enumerated().map { index, tier in
             AchievementDefinition(
@@ -51,13 +51,16 @@ public struct AchievementTemplate: Sendable, Hashable {
     /// The prefix shared by the ids of all achievements this template ever generated.
     public static func achievementIDPrefix(template: String) -> String { "tpl.\(template)." }
 
+    /// `tpl.<template>.<target>`, with `.w<minutes>` for a speed tier. Targets are unique within a template (they
+    /// strictly increase), so the tier's name is left out: renaming a tier is not a new achievement.
+    /// (`sql/0012_xp_fixes.sql` moved unlocks stored under the earlier ids, which named the tier, to these.)
     public static func achievementID(template: String, tier: TemplateTier) -> String {
-        var id = "\(achievementIDPrefix(template: template))\(tier.tier.lowercased()).\(tier.target)"
+        var id = "\(achievementIDPrefix(template: template))\(tier.target)"
         if let window = tier.windowMinutes { id += ".w\(window)" }
         return id
     }
 
-    /// The template an achievement id belongs to, if it is a template's.
+    /// The template an achievement id belongs to, if it is a template's (earlier ids, naming the tier, included).
     public static func templateID(ofAchievement id: String) -> String? {
         guard id.hasPrefix("tpl.") else { return nil }
         let rest = id.dropFirst(4)

@@ -79,7 +79,7 @@ extension PostgresStore {
         }
     }
 
-    /// One `laurel.log_commit` (sql/0009) as a JSON object; JSON values travel as text, stored as sent.
+    /// One `laurel.log_commit` (sql/0009, 0011, 0012) as a JSON object; JSON values travel as text, stored as sent.
     private static func batchElement(_ commit: LogCommit) -> JSONValue {
         let log = commit.log
         let figures = commit.figures
@@ -91,6 +91,7 @@ extension PostgresStore {
             "current_streak": .int(figures.currentStreak), "longest_streak": .int(figures.longestStreak),
         ]
         if let streak = figures.shownStreak { element["shown_streak"] = .string(JSONValue.object(streak.json).serialized()) }
+        if let held = figures.streakHoldsThrough { element["streak_holds_through"] = .string(held.description) }
         if let note = log.note { element["note"] = .string(note) }
         if let requestedAt = log.requestedAt { element["requested_us"] = .int(PostgresTimestamp.microseconds(requestedAt)) }
         if let hour = log.localHour { element["local_hour"] = .int(hour) }

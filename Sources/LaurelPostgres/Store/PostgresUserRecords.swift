@@ -100,19 +100,21 @@ struct PostgresUserRecords: UserRecords {
         try connection.execute(
             """
             INSERT INTO laurel.progress
-                   (user_id, xp, level, max_level, current_streak, longest_streak, state, state_version, shown_streak, updated_at)
+                   (user_id, xp, level, max_level, current_streak, longest_streak, state, state_version, shown_streak,
+                    streak_holds_through, updated_at)
             VALUES ($1::bigint, $2::bigint, $3::integer, $4::integer, $5::integer, $6::integer, $7::json,
-                    CASE WHEN $7::json IS NULL THEN -1 ELSE $8::bigint END, $9::json, now())
+                    CASE WHEN $7::json IS NULL THEN -1 ELSE $8::bigint END, $9::json, $10::date, now())
             ON CONFLICT (user_id) DO UPDATE SET xp = EXCLUDED.xp, level = EXCLUDED.level, max_level = EXCLUDED.max_level,
                 current_streak = EXCLUDED.current_streak, longest_streak = EXCLUDED.longest_streak,
                 shown_streak = coalesce(EXCLUDED.shown_streak, laurel.progress.shown_streak),
+                streak_holds_through = EXCLUDED.streak_holds_through,
                 state = coalesce(EXCLUDED.state, laurel.progress.state),
                 state_version = CASE WHEN EXCLUDED.state IS NULL THEN laurel.progress.state_version ELSE EXCLUDED.state_version END,
                 updated_at = now()
             """,
             [userParameter, .int(progress.xp), .int(progress.level), .int(progress.maxLevel), .int(progress.currentStreak),
              .int(progress.longestStreak), PostgresValue(progress.state), .int(Int(try stateVersion())),
-             PostgresValue(progress.shownStreak.map { JSONValue.object($0.json).serialized() })])
+             PostgresValue(progress.shownStreak.map { JSONValue.object($0.json).serialized() }), PostgresValue(progress.streakHoldsThrough)])
     }
 
     func appendPush(_ push: PushDraft) throws -> StoredPush {

@@ -10,8 +10,9 @@ import LaurelStore
 /// derives (a hand-written one would be hundreds of lines to keep in step), and it is read once per session and
 /// written at checkpoints, never per request, so Foundation's encoder costs nothing that matters.
 struct EngineState: Codable, Sendable {
-    /// Bumped when the stored form changes; an older form is rebuilt from the facts.
-    static let currentVersion = 2
+    /// Bumped when the stored form changes, or what it counts (3: a repeated lesson makes its day active); an older
+    /// form is rebuilt from the facts.
+    static let currentVersion = 3
 
     var version = EngineState.currentVersion
     var accumulator: ProgressAccumulator

@@ -45,6 +45,12 @@ struct UserAchievements: Sendable {
         positions[id].map { entries[$0] }
     }
 
+    /// The unlocks worth XP, and counted as PROFILE's `unlocked`: those of the achievements listed here, switched-off
+    /// templates' included (`AchievementEvaluator.unlocksWorthXP`, by the ids at hand).
+    func unlocksWorthXP(_ unlocked: some Sequence<String>) -> Set<String> {
+        Set(unlocked.lazy.filter { positions[$0] != nil })
+    }
+
 
     /// What an achievement's `target` and `progress` count.
     static func unit(of rule: AchievementRule, activities: [String: Activity]) -> String {

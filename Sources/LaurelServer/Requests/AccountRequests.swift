@@ -47,7 +47,7 @@ enum AccountRequests {
                 "logs": .int(snapshot.measures.totalLogs), "active_days": .int(snapshot.measures.activeDays),
                 "by_activity": .object(byActivity),
             ],
-            "unlocked": .int(snapshot.unlocks.count),
+            "unlocked": .int(snapshot.unlocksWorthXP.count),
         ])
     }
 

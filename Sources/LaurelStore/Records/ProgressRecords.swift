@@ -31,6 +31,10 @@ public struct StoredProgress: Sendable, Equatable {
     public var longestStreak: Int
     /// The streak as the user last saw it (a STREAK push tells what changed since); nil before the first save.
     public var shownStreak: StreakState?
+    /// The last local day through which `currentStreak` holds without new activity, nil when nothing can break it
+    /// (no streak, or a vacation): what lets SQL (`laurel.user_overview`) tell the streak on a later day. Written
+    /// with the figures, not read back by `progress()`.
+    public var streakHoldsThrough: LocalDay?
     /// The engine's running state, as JSON text (not filled by `progress()`).
     public var state: String?
     /// The user's state version `state` belongs to (the stored state is used only while it is the user's).
@@ -38,9 +42,10 @@ public struct StoredProgress: Sendable, Equatable {
 
     public init(
         xp: Int = 0, level: Int = 1, maxLevel: Int = 1, currentStreak: Int = 0, longestStreak: Int = 0,
-        shownStreak: StreakState? = nil, state: String? = nil, stateVersion: Int64 = 0
+        shownStreak: StreakState? = nil, streakHoldsThrough: LocalDay? = nil, state: String? = nil, stateVersion: Int64 = 0
     ) {
         self.shownStreak = shownStreak
+        self.streakHoldsThrough = streakHoldsThrough
         self.stateVersion = stateVersion
         self.xp = xp
         self.level = level

@@ -65,11 +65,20 @@ import Testing
     }
 
     @Test func alreadyUnlockedCountForXPAndAreNotRepeated() {
-        let catalog = [definition("first_exercise", .totalLogs, 1), definition("gone", .totalLogs, 1000)]
+        let catalog = [definition("first_exercise", .totalLogs, 1), definition("total_10", .totalLogs, 10)]
         let outcome = AchievementEvaluator.evaluate(
-            definitions: catalog, measures: measures(logs: 1), alreadyUnlocked: ["first_exercise", "removed_template_tier"]
+            definitions: catalog, measures: measures(logs: 1), alreadyUnlocked: ["first_exercise", "total_10"]
         )
         #expect(outcome.newlyUnlocked.isEmpty)
+        #expect(outcome.xp == 15 + 100)
+    }
+
+    @Test func onlyUnlocksOfAchievementsStillListedAreWorthXP() {
+        // An inactive template's tier is listed without being evaluated; a changed tier's old unlock is not listed.
+        let listed = [definition("first_exercise", .totalLogs, 1), definition("tpl.t.20", .activityTotal(activity: "a"), 20)]
+        let worth = AchievementEvaluator.unlocksWorthXP(["first_exercise", "tpl.t.20", "tpl.t.10"], listed: listed)
+        #expect(worth == ["first_exercise", "tpl.t.20"])
+        let outcome = AchievementEvaluator.evaluate(definitions: [listed[0]], measures: measures(logs: 1), alreadyUnlocked: worth)
         #expect(outcome.xp == 15 + 100)
     }
 

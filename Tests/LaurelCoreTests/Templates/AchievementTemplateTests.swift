@@ -34,21 +34,22 @@ import Testing
         #expect(names == ["Pull-ups Bronze", "Getting there", "Pull-ups Elite", "Pull-ups Gold"])
     }
 
-    @Test func idsNameTheTemplateTheTierAndTheTarget() {
+    @Test func idsNameTheTemplateAndTheTarget() {
         let achievements = Self.template(id: "abc-123", type: .volume, tiers: Self.fourTiers).achievements(activityName: "Pull-ups")
-        #expect(achievements.map(\.id) == [
-            "tpl.abc-123.bronze.25", "tpl.abc-123.silver.50", "tpl.abc-123.gold.100", "tpl.abc-123.platinum.250",
-        ])
-        // The tier's name is lowercased in the id, whatever case the user wrote.
-        let upper = Self.template(id: "abc-123", type: .volume, tiers: [TemplateTier(tier: "GOLD", target: 7)])
-        #expect(upper.achievements(activityName: "x").map(\.id) == ["tpl.abc-123.gold.7"])
+        #expect(achievements.map(\.id) == ["tpl.abc-123.25", "tpl.abc-123.50", "tpl.abc-123.100", "tpl.abc-123.250"])
     }
 
     @Test func speedIdsAlsoNameTheWindow() {
         let template = Self.template(id: "t9", type: .speed, tiers: [
             TemplateTier(tier: "bronze", target: 50, windowMinutes: 10), TemplateTier(tier: "silver", target: 100, windowMinutes: 15),
         ])
-        #expect(template.achievements(activityName: "Squats").map(\.id) == ["tpl.t9.bronze.50.w10", "tpl.t9.silver.100.w15"])
+        #expect(template.achievements(activityName: "Squats").map(\.id) == ["tpl.t9.50.w10", "tpl.t9.100.w15"])
+    }
+
+    @Test func aRenamedTierKeepsItsId() {
+        let before = Self.template(id: "t", type: .volume, tiers: [TemplateTier(tier: "bronze", target: 10)])
+        let after = Self.template(id: "t", type: .volume, tiers: [TemplateTier(tier: "First steps", target: 10, icon: "star")])
+        #expect(before.achievements(activityName: "A").map(\.id) == after.achievements(activityName: "A").map(\.id))
     }
 
     @Test func anUnchangedTierKeepsItsIdAndAChangedTargetOrWindowGetsANewOne() {
@@ -119,15 +120,17 @@ import Testing
 
     @Test func achievementIdsLeadBackToTheirTemplate() {
         let id = AchievementTemplate.achievementID(template: "abc", tier: TemplateTier(tier: "Silver", target: 50))
-        #expect(id == "tpl.abc.silver.50")
+        #expect(id == "tpl.abc.50")
         #expect(id.hasPrefix(AchievementTemplate.achievementIDPrefix(template: "abc")))
         #expect(AchievementTemplate.templateID(ofAchievement: id) == "abc")
+        #expect(AchievementTemplate.templateID(ofAchievement: "tpl.abc.50.w10") == "abc")
+        // Ids stored before tiers' names were left out of them still lead back.
         #expect(AchievementTemplate.templateID(ofAchievement: "tpl.abc.bronze.50.w10") == "abc")
         #expect(AchievementTemplate.templateID(ofAchievement: "first_exercise") == nil)
         #expect(AchievementTemplate.templateID(ofAchievement: "tpl.") == nil)
         #expect(AchievementTemplate.templateID(ofAchievement: "tpl.abc") == nil)
         // One template's prefix never matches another template whose id starts the same way.
-        #expect(!"tpl.abcd.bronze.1".hasPrefix(AchievementTemplate.achievementIDPrefix(template: "abc")))
+        #expect(!"tpl.abcd.1".hasPrefix(AchievementTemplate.achievementIDPrefix(template: "abc")))
     }
 
     @Test func aNewTemplateIsActive() {

@@ -54,8 +54,10 @@ struct RecomputedProgress {
         let recomputation = ProgressRecomputation(
             facts: ProgressFacts(logs: logs), settings: settings, today: today,
             speedWindows: SpeedWindow.required(by: catalog.achievements))
+        // Only unlocks of achievements still listed are worth XP (these users have no templates: the catalog's).
         let outcome = AchievementEvaluator.evaluate(
-            definitions: catalog.achievements, measures: recomputation.measures, alreadyUnlocked: unlocked,
+            definitions: catalog.achievements, measures: recomputation.measures,
+            alreadyUnlocked: AchievementEvaluator.unlocksWorthXP(unlocked, listed: catalog.achievements),
             highestLevelReached: highestLevel)
         return RecomputedProgress(
             logs: logs, settings: settings, unlocked: unlocked, highestLevel: highestLevel, today: today,
@@ -79,7 +81,8 @@ struct RecomputedProgress {
         #expect(profile["xp"]?.intValue == outcome.xp, "\(label): xp", sourceLocation: sourceLocation)
         #expect(profile["level"]?.intValue == outcome.level, "\(label): level", sourceLocation: sourceLocation)
         #expect(profile["xp_to_next_level"]?.intValue == outcome.xpToNextLevel, "\(label): xp_to_next_level", sourceLocation: sourceLocation)
-        #expect(profile["unlocked"]?.intValue == unlocked.count, "\(label): unlocked", sourceLocation: sourceLocation)
+        let worthXP = AchievementEvaluator.unlocksWorthXP(unlocked, listed: catalog.achievements)
+        #expect(profile["unlocked"]?.intValue == worthXP.count, "\(label): unlocked", sourceLocation: sourceLocation)
         #expect(profile["streak"] == Self.json(recomputation.streak.state), "\(label): streak", sourceLocation: sourceLocation)
         var byActivity = JSONObject()
         for (activity, figures) in measures.activities.sorted(by: { $0.key < $1.key }) { byActivity[activity] = .int(figures.total) }

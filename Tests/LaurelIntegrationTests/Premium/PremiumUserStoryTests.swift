@@ -36,7 +36,7 @@ import Testing
                 let answer = Engine.ok(try await app.request("LOG", Engine.log("Pull-ups", amount: amount)))
                 unlockedByLogs.append(Engine.ids(answer["unlocked"]).filter { $0.hasPrefix("tpl.") })
             }
-            #expect(unlockedByLogs == [[], ["tpl.\(templateID).bronze.25"], ["tpl.\(templateID).silver.50"]])
+            #expect(unlockedByLogs == [[], ["tpl.\(templateID).25"], ["tpl.\(templateID).50"]])
             try await app.settle()
             let unlocks = Templates.unlocks(app.pushes, template: templateID)
             #expect(unlocks.map { $0["tier"]?.stringValue } == ["bronze", "silver"])

@@ -23,7 +23,7 @@ import Testing
 
     @Test func reactivatingCountsTheLogsMadeWhileSwitchedOff() async throws {
         try await Self.withSpeedTemplate("speed-toggle") { app, user, id in
-            let achievement = "tpl.\(id).bronze.10.w10"
+            let achievement = "tpl.\(id).10.w10"
             let start = TestClock.noon(daysAgo: 1)
             Engine.ok(try await app.request("LOG", Engine.log("Jumps", amount: 6, at: start)))
             #expect(try await Templates.achievement(app, achievement)["progress"] == 6)
@@ -62,15 +62,15 @@ import Testing
             let start = TestClock.noon(daysAgo: 1)
             Engine.ok(try await app.request("LOG", Engine.log("Jumps", amount: 6, at: start)))
             Engine.ok(try await app.request("LOG", Engine.log("Jumps", amount: 4, at: start.addingTimeInterval(15 * 60))))
-            #expect(try await Templates.achievement(app, "tpl.\(id).bronze.10.w10")["progress"] == 6, "15 minutes apart is outside 10")
+            #expect(try await Templates.achievement(app, "tpl.\(id).10.w10")["progress"] == 6, "15 minutes apart is outside 10")
 
             // Widened to 15 minutes, the two logs lie exactly a window apart: the new tier unlocks with the edit.
             let widened = Engine.ok(try await app.request("TEMPLATE.UPDATE", ["id": .string(id), "tiers": Templates.tiers([10], window: 15)]))
             let shown = try #require(Templates.achievements(widened).first)
-            #expect(shown["id"]?.stringValue == "tpl.\(id).bronze.10.w15")
+            #expect(shown["id"]?.stringValue == "tpl.\(id).10.w15")
             #expect(shown["progress"] == 10 && shown["unlocked_at"] != nil, "\(shown)")
             let pushes = try await app.wait { !Templates.unlocks($0, template: id).isEmpty }
-            #expect(Templates.unlocks(pushes, template: id).map { $0["id"]?.stringValue } == ["tpl.\(id).bronze.10.w15"])
+            #expect(Templates.unlocks(pushes, template: id).map { $0["id"]?.stringValue } == ["tpl.\(id).10.w15"])
 
             // Narrowed back, the old window is what counts again.
             let narrowed = Engine.ok(try await app.request("TEMPLATE.UPDATE", ["id": .string(id), "tiers": Templates.tiers([10], window: 10)]))

@@ -105,7 +105,7 @@ import Testing
                 }
                 if type == "speed" {
                     #expect(template["tiers"]?.arrayValue?.map { $0.objectValue?["window_minutes"]?.intValue } == [10, 15])
-                    #expect(achievements.map { $0["id"]?.stringValue } == ["tpl.\(id).bronze.50.w10", "tpl.\(id).silver.100.w15"])
+                    #expect(achievements.map { $0["id"]?.stringValue } == ["tpl.\(id).50.w10", "tpl.\(id).100.w15"])
                 }
             }
         }

@@ -14,7 +14,7 @@ import Testing
             try await Templates.startTrial(app)
             _ = try await Templates.activity(app, "Burpees")
             let (_, id) = try await Templates.created(app, Templates.create("Burpees", "volume", tiers: Templates.tiers([10, 20, 40])))
-            let (bronze, silver, gold) = ("tpl.\(id).bronze.10", "tpl.\(id).silver.20", "tpl.\(id).gold.40")
+            let (bronze, silver, gold) = ("tpl.\(id).10", "tpl.\(id).20", "tpl.\(id).40")
             Engine.ok(try await app.request("LOG", Engine.log("Burpees", amount: 25, at: TestClock.noon(daysAgo: 1))))
             try await app.wait { Templates.unlocks($0, template: id).count == 2 }
             let earned = Self.unlockDates(try #require(try await Templates.listed(app, id)))
@@ -29,7 +29,7 @@ import Testing
 
             // New tiers: bronze keeps its unlock and date, silver's new target is a new, locked achievement, and the
             // old silver unlock stays in the account's history without being listed.
-            let silverNow = "tpl.\(id).silver.30"
+            let silverNow = "tpl.\(id).30"
             let retiered = Engine.ok(try await app.request("TEMPLATE.UPDATE", ["id": .string(id), "tiers": Templates.tiers([10, 30, 40])]))
             #expect(Templates.achievements(retiered).map { $0["id"]?.stringValue } == [bronze, silverNow, gold])
             #expect(Self.unlockDates(retiered) == [bronze: try #require(earned[bronze])])
@@ -62,7 +62,7 @@ import Testing
             #expect(Templates.unlocks(pushes, template: id).last?["id"]?.stringValue == silverNow)
 
             // A changed tier that is already met unlocks with the edit.
-            let goldNow = "tpl.\(id).gold.35"
+            let goldNow = "tpl.\(id).35"
             let lowered = Engine.ok(try await app.request("TEMPLATE.UPDATE", ["id": .string(id), "tiers": Templates.tiers([10, 30, 35])]))
             #expect(Set(Self.unlockDates(lowered).keys) == [bronze, silverNow, goldNow])
             let afterEdit = try await app.wait { Templates.unlocks($0, template: id).count == 4 }
@@ -97,7 +97,7 @@ import Testing
 
             Engine.ok(try await app.request("ACTIVITY.RESTORE", ["id": .string(rowing)]))
             let logged = Engine.ok(try await app.request("LOG", Engine.log("Rowing", amount: 12)))
-            #expect(Engine.ids(logged["unlocked"]).filter { $0.hasPrefix("tpl.") } == ["tpl.\(kept).bronze.10"])
+            #expect(Engine.ids(logged["unlocked"]).filter { $0.hasPrefix("tpl.") } == ["tpl.\(kept).10"])
             let restored = try #require(try await Templates.listed(app, kept))
             #expect(restored["active"] == true && restored["inactive_reason"] == nil)
             let stillOff = try #require(try await Templates.listed(app, switchedOff))

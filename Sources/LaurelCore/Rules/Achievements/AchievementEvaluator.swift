@@ -22,8 +22,8 @@ public enum AchievementEvaluator {
     /// - Parameters:
     ///   - definitions: the achievements being evaluated (active ones only), in catalog order.
     ///   - measures: the user's measures now.
-    ///   - alreadyUnlocked: ids of every achievement the user unlocked before; they are skipped, and each
-    ///     counts 50 XP. Include unlocks that are no longer listed if they should still count for XP.
+    ///   - alreadyUnlocked: ids of the achievements the user unlocked before that are worth XP (see
+    ///     `unlocksWorthXP`); they are skipped, and each counts 50 XP.
     ///   - challengeXP: XP of the challenges the user completed.
     ///   - highestLevelReached: the highest level reached before (1 for a new user); the `level` rule
     ///     measures the higher of this and the level the XP gives.
@@ -62,5 +62,16 @@ public enum AchievementEvaluator {
             reachedNewLevel: highest > max(highestLevelReached, 1),
             xpToNextLevel: LevelCurve.xpToNextLevel(forXP: xp)
         )
+    }
+
+    /// The unlocks worth 50 XP each: those of achievements still listed for the user, the catalog's and the
+    /// current tiers of the user's templates (switched-off templates included, since their achievements come back
+    /// unchanged when switched on). An unlock of a tier that was changed or removed, or of a deleted template, stays
+    /// in the user's history but is worth nothing, so editing a target back and forth cannot make XP.
+    /// - Parameters:
+    ///   - unlocked: ids of every achievement the user unlocked.
+    ///   - listed: every achievement listed for the user, evaluated or not.
+    public static func unlocksWorthXP(_ unlocked: some Sequence<String>, listed: some Sequence<AchievementDefinition>) -> Set<String> {
+        Set(unlocked).intersection(listed.lazy.map(\.id))
     }
 }

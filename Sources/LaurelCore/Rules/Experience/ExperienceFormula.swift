@@ -10,7 +10,8 @@ public enum ExperienceFormula {
     ///   - liveLogs: logs not deleted.
     ///   - completedLessons: distinct lessons completed (a lesson completed twice counts once).
     ///   - activeDays: days with a live log or a lesson completion.
-    ///   - unlockedAchievements: achievements the user has unlocked.
+    ///   - unlockedAchievements: achievements the user has unlocked that are still listed
+    ///     (`AchievementEvaluator.unlocksWorthXP`).
     ///   - challengeXP: the XP of the challenges the user completed.
     public static func xp(
         liveLogs: Int, completedLessons: Int, activeDays: Int, unlockedAchievements: Int, challengeXP: Int

@@ -80,11 +80,13 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         }
     }
 
-    /// Adds one lesson completion; a lesson already completed changes nothing.
+    /// Adds one lesson completion. A lesson counts once, but completing it again on a new day is practice: that
+    /// day is active like any day with a completion.
     public mutating func record(_ lesson: LessonCompletion, settings: StreakSettingsHistory) {
-        guard completedLessons[lesson.lesson] == nil else { return }
-        completedLessons[lesson.lesson] = lesson.category
-        lessonsByCategory[lesson.category, default: 0] += 1
+        if completedLessons[lesson.lesson] == nil {
+            completedLessons[lesson.lesson] = lesson.category
+            lessonsByCategory[lesson.category, default: 0] += 1
+        }
         markActive(lesson.day, settings: settings)
     }
 
@@ -116,6 +118,12 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
     public func streak(today: LocalDay, settings: StreakSettingsHistory) -> StreakState {
         var ignored: [StreakEvent] = []
         return streak.state(today: today, settings: settings, events: &ignored)
+    }
+
+    /// The last local day through which the daily streak keeps its length without new activity (nil: for good);
+    /// see `StreakWalker.holdsThrough(settings:)`. Stored with the figures so that SQL can tell today's streak.
+    public func streakHoldsThrough(settings: StreakSettingsHistory) -> LocalDay? {
+        streak.holdsThrough(settings: settings)
     }
 
     public var measures: ProgressMeasures {

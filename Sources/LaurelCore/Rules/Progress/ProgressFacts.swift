@@ -41,7 +41,7 @@ public struct LoggedFact: Hashable, Sendable, Codable {
 }
 
 /// A lesson completed by the user, on the local day it was completed. A lesson counts once, however often
-/// it is completed.
+/// it is completed; each completion makes its day active.
 public struct LessonCompletion: Hashable, Sendable, Codable {
     public var lesson: String
     public var category: String
@@ -70,7 +70,8 @@ public struct ReportedEvent: Hashable, Sendable, Codable {
 public struct ProgressFacts: Hashable, Sendable, Codable {
     /// Live logs (deleted ones left out), in any order.
     public var logs: [LoggedFact]
-    /// Lesson completions in the order they were recorded; a repeated lesson counts at its first completion.
+    /// Lesson completions in the order they were recorded; a repeated lesson counts at its first completion, and
+    /// every completion makes its day active.
     public var lessons: [LessonCompletion]
     public var events: [ReportedEvent]
 

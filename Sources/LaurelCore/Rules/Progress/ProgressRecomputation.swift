@@ -36,7 +36,8 @@ public struct ProgressRecomputation: Sendable {
         measures.busiestDay = logsByDay.values.map(\.count).max() ?? 0
         measures.dayVariety = logsByDay.values.map { Set($0.map(\.activity)).count }.max() ?? 0
 
-        let activeDays = Set(facts.logs.map(\.day)).union(lessons.map(\.day))
+        // Every completion makes its day active, a repeated lesson's too; the lesson itself counts once (below).
+        let activeDays = Set(facts.logs.map(\.day)).union(facts.lessons.map(\.day))
         measures.activeDays = activeDays.count
         measures.perfectWeeks = Dictionary(grouping: activeDays, by: \.isoWeek).values.count(where: { $0.count == 7 })
 

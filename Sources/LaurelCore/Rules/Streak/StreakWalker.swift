@@ -55,6 +55,29 @@ public struct StreakWalker: Hashable, Sendable, Codable {
         )
     }
 
+    /// The last day through which the streak keeps `current` if no day after the last active day becomes active:
+    /// the first ordinary inactive day with no freeze left to cover it (on that day the streak is only at risk; on
+    /// the next it is 0). Rest days and vacation days are skipped, as the settings in force on each day say. Nil
+    /// when nothing can break it: there is no streak, or a vacation is on with no later change of settings.
+    /// - Parameter settings: the rest-day and vacation history.
+    public func holdsThrough(settings: StreakSettingsHistory) -> LocalDay? {
+        guard let last = lastActiveDay, current > 0 else { return nil }
+        // After the latest change the settings stay as they are, so a vacation then lasts for good; a rest day
+        // excuses one day a week at most, so the walk ends within a few weeks.
+        let settled = settings.latestChangeDay ?? last
+        var freezes = usesFreezes ? self.freezes : 0
+        var day = last.next
+        while true {
+            if !settings.excuses(day) {
+                guard freezes > 0 else { return day }
+                freezes -= 1
+            } else if day >= settled, settings.isVacation(day) {
+                return nil
+            }
+            day = day.next
+        }
+    }
+
     private mutating func walkInactive(
         from start: LocalDay, before end: LocalDay, settings: StreakSettingsHistory, events: inout [StreakEvent]
     ) {

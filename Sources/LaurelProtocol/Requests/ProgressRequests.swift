@@ -61,3 +61,21 @@ public struct SettingsRequest: RequestArguments, Hashable {
         vacation = try fields.bool("vacation")
     }
 }
+
+/// `CHALLENGES {"day"?}`: the challenges of the user's current local day and ISO week, or those stored for a past
+/// day (in the last 30 days) and its week.
+public struct ChallengesRequest: RequestArguments, Hashable {
+    /// How far back a past day's challenges can be read.
+    public static let pastDays = 30
+    /// A `YYYY-MM-DD` local day; nil for today.
+    public var day: LocalDay?
+
+    public init(day: LocalDay? = nil) {
+        self.day = day
+    }
+
+    public init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["day"])
+        day = try fields.date("day")
+    }
+}

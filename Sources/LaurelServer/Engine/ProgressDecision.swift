@@ -18,8 +18,10 @@ struct ProgressDecision: Sendable {
     var xp: Int
     var level: Int
     var highestLevel: Int
-    /// In the order they are stored: UNLOCKs, then LEVEL, then STREAK.
+    /// In the order they are stored: UNLOCKs, then CHALLENGEs, then LEVEL, then STREAK.
     var pushes: [PushDraft]
+    /// The last local day through which the streak keeps its length without new activity (nil: for good).
+    var streakHoldsThrough: LocalDay?
 
     var streak: StreakState { state.streak }
 
@@ -27,7 +29,7 @@ struct ProgressDecision: Sendable {
     var figures: StoredProgress {
         StoredProgress(
             xp: xp, level: level, maxLevel: highestLevel, currentStreak: streak.current, longestStreak: streak.longest,
-            shownStreak: streak)
+            shownStreak: streak, streakHoldsThrough: streakHoldsThrough)
     }
 
     /// What the request answers and delivers, once the pushes are stored.
@@ -40,21 +42,25 @@ struct ProgressDecision: Sendable {
     ///   - accumulator: the running state with the change applied.
     ///   - shownStreak: the streak the user last saw (a STREAK push tells what changed since).
     ///   - context: the user's zone, settings history and achievements.
-    ///   - alreadyUnlocked: every achievement the user unlocked before.
+    ///   - alreadyUnlocked: every achievement the user unlocked before; only those still listed are worth XP.
     ///   - highestLevelReached: the highest level reached before.
+    ///   - challengeXP: the XP of every challenge the user completed, those completed by this change included.
+    ///   - challengePushes: the CHALLENGE pushes of the challenges this change completed.
     ///   - removesFacts: the change deleted facts (a shorter streak is then a correction, not news).
     ///   - lastLogSeq: the number of the newest log `accumulator` includes, as far as known (see `EngineState`).
     ///   - now: when the change is evaluated.
     static func decide(
         accumulator: ProgressAccumulator, shownStreak: StreakState, context: EvaluationContext, alreadyUnlocked: Set<String>,
-        highestLevelReached: Int, removesFacts: Bool, lastLogSeq: Int64, now: Date
+        highestLevelReached: Int, challengeXP: Int, challengePushes: [PushDraft] = [], removesFacts: Bool, lastLogSeq: Int64,
+        now: Date
     ) -> ProgressDecision {
         let today = LocalDay(of: now, in: context.zone)
         let streak = accumulator.streak(today: today, settings: context.history)
         let measures = accumulator.measures
         let outcome = AchievementEvaluator.evaluate(
-            definitions: context.achievements.evaluated, measures: measures, alreadyUnlocked: alreadyUnlocked,
-            highestLevelReached: highestLevelReached)
+            definitions: context.achievements.evaluated, measures: measures,
+            alreadyUnlocked: context.achievements.unlocksWorthXP(alreadyUnlocked),
+            challengeXP: challengeXP, highestLevelReached: highestLevelReached)
 
         var unlocks: [Unlock] = []
         var pushes: [PushDraft] = []
@@ -64,6 +70,7 @@ struct ProgressDecision: Sendable {
             unlocks.append(Unlock(id: definition.id, view: view))
             pushes.append(PushDraft(kind: .unlock, data: view))
         }
+        pushes += challengePushes
         if outcome.reachedNewLevel {
             pushes.append(PushDraft(kind: .level, data: ["level": .int(outcome.level), "xp": .int(outcome.xp)]))
         }
@@ -73,6 +80,7 @@ struct ProgressDecision: Sendable {
         }
         return ProgressDecision(
             state: EngineState(accumulator: accumulator, streak: streak, lastLogSeq: lastLogSeq), unlocks: unlocks, xp: outcome.xp, level: outcome.level,
-            highestLevel: outcome.highestLevel, pushes: pushes)
+            highestLevel: outcome.highestLevel, pushes: pushes,
+            streakHoldsThrough: accumulator.streakHoldsThrough(settings: context.history))
     }
 }

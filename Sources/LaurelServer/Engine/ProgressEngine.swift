@@ -36,10 +36,30 @@ struct ProgressEngine: Sendable {
         case settingsChanged(effective: LocalDay)
         /// Nothing new: catches up with catalog changes and the passing of days (run at AUTH).
         case catchUp
+        /// Nothing new, but the current day's and week's challenges are needed (CHALLENGES): they are chosen now
+        /// if nobody needed them before.
+        case challengesNeeded
 
         var removesFacts: Bool {
             if case .factsRemoved = self { return true }
             return false
+        }
+
+        /// Whether the change needs the current challenges (a fact evaluated in their period, or CHALLENGES).
+        var needsChallenges: Bool {
+            switch self {
+            case .newLog, .newLesson, .newEvent, .challengesNeeded: true
+            case .factsRemoved, .settingsChanged, .catchUp: false
+            }
+        }
+
+        /// The local days of the new fact, whose periods' challenges it may complete.
+        var factDays: Set<LocalDay> {
+            switch self {
+            case .newLog(let log): [log.day]
+            case .newLesson(let lesson): [lesson.day]
+            default: []
+            }
         }
 
         /// The id of the new log, when the change is one.
@@ -59,10 +79,16 @@ struct ProgressEngine: Sendable {
         // A new log is stored before the engine runs: it is the change, not part of the state before it.
         let saved = try savedState(at: version - 1, progress, context: context, records: records, leavingOut: change.newLogID)
         let accumulator = try currentAccumulator(saved: saved, change: change, context: context, records: records)
+        let challenges = try ChallengeCompletions(
+            days: change.factDays, choosing: change.needsChallenges, today: context.today,
+            localHour: LocalDateTime(of: now, in: context.zone).hour,
+            currentStreak: accumulator.streak(today: context.today, settings: context.history).current, catalog: catalog,
+            records: records, now: now)
         let decision = ProgressDecision.decide(
             accumulator: accumulator, shownStreak: progress.shownStreak ?? saved?.streak ?? StreakState(), context: context,
             alreadyUnlocked: Set(try records.unlocks().keys), highestLevelReached: progress.maxLevel,
-            removesFacts: change.removesFacts, lastLogSeq: try records.lastLogSeq(), now: now)
+            challengeXP: challenges.totalXP, challengePushes: challenges.pushes, removesFacts: change.removesFacts,
+            lastLogSeq: try records.lastLogSeq(), now: now)
 
         for unlock in decision.unlocks where !(try records.insertUnlock(achievementID: unlock.id, at: now)) {
             throw StoreError.failed("achievement \(unlock.id) was unlocked under the user's lock by someone else")
@@ -143,7 +169,7 @@ struct ProgressEngine: Sendable {
             accumulator.record(lesson, settings: context.history)
         case .newEvent(let event):
             accumulator.record(event)
-        case .factsRemoved, .settingsChanged, .catchUp:
+        case .factsRemoved, .settingsChanged, .catchUp, .challengesNeeded:
             break
         }
         return accumulator
@@ -191,4 +217,8 @@ struct ProgressSnapshot: Sendable {
     var xp: Int
     var level: Int
     var highestLevel: Int
+
+    /// The unlocks worth XP, which PROFILE counts as `unlocked`: those of achievements listed for the user, so it
+    /// agrees with ACHIEVEMENTS' `summary.unlocked` when hidden ones are included.
+    var unlocksWorthXP: Set<String> { achievements.unlocksWorthXP(unlocks.keys) }
 }

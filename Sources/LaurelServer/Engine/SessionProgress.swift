@@ -25,6 +25,10 @@ struct SessionProgress: Sendable {
     var xp: Int
     var level: Int
     var highestLevel: Int
+    /// Today's and this week's challenges with the week's facts, when they have been chosen.
+    var challengeBoard: ChallengeBoard?
+    /// The XP of every challenge the user completed.
+    var challengeXP: Int
 
     /// Reads it in one snapshot; the engine state comes from memory or the store when it is at the user's
     /// version, else it is rebuilt from the facts.
@@ -45,6 +49,8 @@ struct SessionProgress: Sendable {
         xp = progress.xp
         level = progress.level
         highestLevel = progress.maxLevel
+        challengeBoard = try ChallengeBoard.load(day: context.today, pool: engine.catalog.challengePool, records: records)
+        challengeXP = try records.challengeXP()
     }
 
     /// A custom activity by id or name, deleted ones included.
@@ -64,6 +70,16 @@ struct SessionProgress: Sendable {
     /// log's neighbours, which only the store has.
     func canRecordLog(of activity: String) -> Bool {
         !context.speedWindows.contains { $0.activity == activity }
+    }
+
+    /// Whether `log` can be evaluated and stored from memory as far as challenges go: the session holds the
+    /// challenges of the log's day, that day is today, and the log completes none of them. Choosing a period's
+    /// challenges and completing one are writes of their own, made on the transactional path (a few times a day).
+    /// A catalog without challenges never needs either.
+    func challengesAllowRecording(_ log: LoggedFact, now: Date, pool: [ChallengePoolEntry]) -> Bool {
+        guard !pool.isEmpty else { return true }
+        guard let board = challengeBoard, board.day == log.day, board.day == LocalDay(of: now, in: context.zone) else { return false }
+        return board.completed(adding: log).isEmpty
     }
 
     /// The streak as the user last saw it (a STREAK push tells what changed since).
@@ -89,7 +105,7 @@ struct SessionProgress: Sendable {
     private func decision(for accumulator: ProgressAccumulator, now: Date) -> ProgressDecision {
         ProgressDecision.decide(
             accumulator: accumulator, shownStreak: shownStreak, context: context, alreadyUnlocked: Set(unlocks.keys),
-            highestLevelReached: highestLevel, removesFacts: false, lastLogSeq: state.lastLogSeq, now: now)
+            highestLevelReached: highestLevel, challengeXP: challengeXP, removesFacts: false, lastLogSeq: state.lastLogSeq, now: now)
     }
 
     /// The figures now, for PROFILE and ACHIEVEMENTS (the streak as of today).
@@ -109,6 +125,7 @@ struct SessionProgress: Sendable {
         for log in changes.logs where log.seq > progress.state.lastLogSeq {
             guard canRecordLog(of: log.fact.activity) else { return nil }
             progress.state.accumulator.record(log.fact, neighbours: [], settings: context.history)
+            progress.challengeBoard?.record(log.fact)
             progress.state.lastLogSeq = log.seq
         }
         progress.version = changes.version
@@ -122,7 +139,8 @@ struct SessionProgress: Sendable {
     }
 
     /// Takes on a decision once it is stored, at the user's new `version`, with the stored log's number and pushes.
-    mutating func apply(_ decision: ProgressDecision, version: Int64, logSeq: Int64, pushes: [StoredPush], now: Date) {
+    mutating func apply(_ decision: ProgressDecision, recording log: LoggedFact, version: Int64, logSeq: Int64, pushes: [StoredPush], now: Date) {
+        challengeBoard?.record(log)
         self.version = version
         lastSeq = max(lastSeq, pushes.map(\.seq).max() ?? lastSeq)
         state = decision.state

@@ -110,7 +110,8 @@ extension LogRequest: ReportedFact {
 
     private enum SessionCommit {
         case recorded(FactRecording)
-        /// The session cannot decide this LOG (a speed window, an unknown activity) or the id is taken.
+        /// The session cannot decide this LOG (a speed window, an unknown activity, a challenge to choose or to
+        /// complete) or the id is taken.
         case notHere
         case stale
     }
@@ -121,6 +122,7 @@ extension LogRequest: ReportedFact {
         guard let activity = progress.liveActivity(activity, catalog: context.catalog),
               progress.canRecordLog(of: activity.id) else { return .notHere }
         var (log, fact) = newLog(of: activity, zone: progress.context.zone, now: now)
+        guard progress.challengesAllowRecording(fact, now: now, pool: context.catalog.challengePool) else { return .notHere }
         let decision = progress.decide(recording: fact, now: now)
         let answer = FactAnswer.json(fact: LogRendering.json(log), evaluation: decision.evaluation(pushes: []))
         log.response = answer
@@ -130,7 +132,7 @@ extension LogRequest: ReportedFact {
             unlockedAt: now, pushes: decision.pushes, figures: decision.figures, rateLimit: limits)
         switch try await context.store.commitLog(commit) {
         case .committed(let version, let logSeq, let pushes):
-            progress.apply(decision, version: version, logSeq: logSeq, pushes: pushes, now: now)
+            progress.apply(decision, recording: fact, version: version, logSeq: logSeq, pushes: pushes, now: now)
             // A session that lasts (a device connected for days) stores its state now and then, so that a restart
             // adds the logs since instead of rebuilding from all of them. One try per interval.
             let checkpointDue = progress.version - progress.savedVersion >= SessionProgress.checkpointInterval

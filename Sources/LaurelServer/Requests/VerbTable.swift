@@ -24,7 +24,7 @@ enum VerbTable {
         .user("ACHIEVEMENTS", AchievementsRequest.self, .reads, AchievementRequests.list),
         .user("ACHIEVEMENT", IDRequest.self, .reads, AchievementRequests.one),
         .user("PROFILE", .reads, AccountRequests.profile),
-        .user("CHALLENGES", .reads, ChallengeRequests.challenges),
+        .user("CHALLENGES", ChallengesRequest.self, .writes, ChallengeRequests.challenges),
         .user("SETTINGS", SettingsRequest.self, .writes, AccountRequests.settings),
         .user("NOTIFICATIONS", NotificationsRequest.self, .reads, AccountRequests.notifications),
 

@@ -14,8 +14,8 @@ final class InMemoryUserRecords: UserRecords, @unchecked Sendable {
 
     private var settings: [(effective: LocalDay, settings: UserSettings)]
     private var activities: [Activity] = []
-    private var storedLogs: [(seq: Int64, log: StoredLog)] = []
-    private var lessons: [StoredLesson] = []
+    private(set) var storedLogs: [(seq: Int64, log: StoredLog)] = []
+    private(set) var lessons: [StoredLesson] = []
     private var events: [StoredEvent] = []
     private var userTemplates: [AchievementTemplate] = []
     private var storedUnlocks: [String: Date] = [:]
@@ -23,6 +23,8 @@ final class InMemoryUserRecords: UserRecords, @unchecked Sendable {
     private var figures = StoredProgress(stateVersion: -1)
     private var state: String?
     private var version: Int64 = 0
+    /// Challenges by period and start day, in slot order.
+    var storedChallenges: [String: [StoredChallenge]] = [:]
 
     init(timeZone: String = "UTC", now: Date) {
         self.now = now

@@ -134,6 +134,15 @@ enum TestClock {
         utc(today().adding(days: -days), hour: 12, minute: minute, second: second)
     }
 
+    /// A fixed-offset zone in which it is between 12:00 and 13:00 now: a user there who logs now logs at midday,
+    /// so the time-of-day achievements (`early_bird`, `night_owl`) stay out of a test whenever it runs.
+    static func zoneWhereItIsMidday(_ now: Date = Date()) -> String {
+        let utcHour = Int(now.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400) / 3600)
+        let east = (12 - utcHour + 24) % 24
+        // Etc/GMT-N is N hours east of UTC (the sign is POSIX's); the offsets run from -12 to +14.
+        return east <= 14 ? (east == 0 ? "Etc/UTC" : "Etc/GMT-\(east)") : "Etc/GMT+\(24 - east)"
+    }
+
     static func text(_ date: Date) -> JSONValue {
         .string(Timestamp.format(date))
     }

@@ -9,7 +9,7 @@ import Testing
 /// was stored meanwhile still reaches the user's connections.
 @Suite struct ListenerReconnectTests {
     @Test func aPushStoredWhileNothingWasHeardArrivesAfterTheListenerReconnects() async throws {
-        let user = try await LaurelTestDatabase.createUser("relisten")
+        let user = try await LaurelTestDatabase.createUser("relisten", timeZone: TestClock.zoneWhereItIsMidday())
         let other = try await LaurelTestDatabase.createUser("relisten-other")
         try await TestServer.withServer { server in
             let device = try await PushRecorder.authenticated(port: server.port, token: user.token)

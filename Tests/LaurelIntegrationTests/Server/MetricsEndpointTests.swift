@@ -13,11 +13,13 @@ import Testing
 /// check that says 503 while the database cannot be reached.
 @Suite struct MetricsEndpointTests {
     @Test func metricsShowLatencyHistogramsPoolWaitAndCountersAfterRequests() async throws {
-        let user = try await LaurelTestDatabase.createUser("metrics")
+        let user = try await LaurelTestDatabase.createUser("metrics", timeZone: TestClock.zoneWhereItIsMidday())
         let metricsPort = try await HTTPProbe.freePort()
         let (server, port) = try await ServerProcess.start(metricsPort: metricsPort)
         defer { server.send(SIGKILL) }
         let client = try await LineClient.authenticated(port: port, token: user.token)
+        // The day's challenges are chosen first (the real executable offers them): the next LOG is one statement.
+        #expect(try await client.request("CHALLENGES").kind == "OK")
         #expect(try await client.request("LOG", ["activity": "pushups", "amount": 3]).kind == "OK")
         #expect(try await client.request("PING").kind == "OK")
         #expect(try await client.request("LOG", ["activity": "no-such-activity"]).kind == "ERR")

@@ -12,13 +12,17 @@ import Testing
 /// A real Laurel server in the test process, on a free port, against the test database. `run` starts it, hands
 /// its port to the body, and shuts it down gracefully afterwards; `withServer` hands over a `RunningTestServer`
 /// instead, for tests that shut the server down themselves.
+///
+/// The catalog's challenge pool is left out unless a test asks for `challenges`: challenges pay XP, and which ones a
+/// user gets depends on the user's id and the local hour, so a test that counts XP exactly would depend on both.
 enum TestServer {
     static func run<T: Sendable>(
         configuration: ServerConfiguration = ServerConfiguration(port: 0),
         catalog: String = "standfit",
+        challenges: Bool = false,
         _ body: @Sendable (_ port: Int) async throws -> T
     ) async throws -> T {
-        try await withServer(configuration: configuration, catalog: catalog) { server in
+        try await withServer(configuration: configuration, catalog: catalog, challenges: challenges) { server in
             try await body(server.port)
         }
     }
@@ -28,18 +32,21 @@ enum TestServer {
     static func withServer<T: Sendable>(
         configuration: ServerConfiguration = ServerConfiguration(port: 0),
         catalog: String = "standfit",
+        challenges: Bool = false,
         hearsStateVersions: Bool = true,
         _ body: @Sendable (_ server: RunningTestServer) async throws -> T
     ) async throws -> T {
         // A test that runs a second instance inside the first uses its own slot for both: waiting for a second
         // slot while holding one would deadlock as soon as enough such tests ran at once.
         if ServerSlots.heldByThisTest {
-            return try await startAndRun(configuration: configuration, catalog: catalog, hearsStateVersions: hearsStateVersions, body)
+            return try await startAndRun(
+                configuration: configuration, catalog: catalog, challenges: challenges, hearsStateVersions: hearsStateVersions, body)
         }
         await ServerSlots.shared.acquire()
         do {
             let result = try await ServerSlots.$heldByThisTest.withValue(true) {
-                try await startAndRun(configuration: configuration, catalog: catalog, hearsStateVersions: hearsStateVersions, body)
+                try await startAndRun(
+                configuration: configuration, catalog: catalog, challenges: challenges, hearsStateVersions: hearsStateVersions, body)
             }
             await ServerSlots.shared.release()
             return result
@@ -50,7 +57,7 @@ enum TestServer {
     }
 
     private static func startAndRun<T: Sendable>(
-        configuration: ServerConfiguration, catalog: String, hearsStateVersions: Bool,
+        configuration: ServerConfiguration, catalog: String, challenges: Bool, hearsStateVersions: Bool,
         _ body: @Sendable (_ server: RunningTestServer) async throws -> T
     ) async throws -> T {
         var configuration = configuration
@@ -62,7 +69,8 @@ enum TestServer {
         let metrics = ServerMetrics()
         let pool = PostgresPool(configuration: postgres, size: 4, logger: logger, metrics: metrics.factory)
         let store = PostgresStore(pool: pool)
-        let loaded = try ShippedCatalogs.load(catalog)
+        var loaded = try ShippedCatalogs.load(catalog)
+        if !challenges { loaded.challengePool = [] }
         try await store.installCatalog(loaded)
         // A name of its own, so the test can see in pg_stat_activity when this listener has run LISTEN.
         let listenerName = "laurel-tests-listener-\(UUID().uuidString.prefix(8).lowercased())"
@@ -146,6 +154,15 @@ struct RunningTestServer: Sendable {
         let line = metrics.exposition().split(separator: "\n").first { $0.hasPrefix(name + " ") }
         // Gauges print as decimals ("1.0").
         return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
+    }
+
+    /// How many requests with a verb the server has answered, over all connections (lines that did not parse are
+    /// not counted).
+    var requestsAnswered: Int {
+        metrics.exposition().split(separator: "\n")
+            .filter { $0.hasPrefix("laurel_request_duration_seconds_count{") }
+            .compactMap { Double($0.split(separator: " ").last ?? "").map { Int($0) } }
+            .reduce(0, +)
     }
 
     /// Ends the server's LISTEN connection from the database side, as a failover or a network cut would; the server

@@ -1,0 +1,62 @@
+import Foundation
+import LaurelCore
+import LaurelStore
+
+/// One local day's challenges and its ISO week's, with the live facts of that week: what a session evaluates a
+/// LOG of that day against, without reading anything. Progress is always counted from `facts`, so it agrees with
+/// a count over the stored facts by construction.
+struct ChallengeBoard: Sendable {
+    let day: LocalDay
+    /// The day's challenges, then the week's.
+    var challenges: [StoredChallenge]
+    /// Live logs and lesson completions of the day's ISO week.
+    var facts: ChallengePeriodFacts
+
+    /// The board of `day`, or nil when the day's or the week's challenges have not been chosen yet (the catalog's
+    /// pool offers some, but nobody needed them so far).
+    static func load(day: LocalDay, pool: [ChallengePoolEntry], records: any UserRecords) throws -> ChallengeBoard? {
+        var challenges: [StoredChallenge] = []
+        for period in ChallengePeriod.allCases {
+            let stored = try records.challenges(period, startingOn: period.start(of: day))
+            if stored.isEmpty, pool.contains(where: { $0.kind.period == period }) { return nil }
+            challenges += stored
+        }
+        let week = ChallengePeriod.weekly.days(from: ChallengePeriod.weekly.start(of: day))
+        return ChallengeBoard(
+            day: day, challenges: challenges, facts: try records.challengeFacts(from: week.lowerBound, through: week.upperBound))
+    }
+
+    /// What is stored for `day` and its week, chosen or not (a past day that never had challenges has none).
+    static func stored(day: LocalDay, records: any UserRecords) throws -> ChallengeBoard {
+        let challenges = try ChallengePeriod.allCases.flatMap { period in try records.challenges(period, startingOn: period.start(of: day)) }
+        let week = ChallengePeriod.weekly.days(from: ChallengePeriod.weekly.start(of: day))
+        return ChallengeBoard(
+            day: day, challenges: challenges, facts: try records.challengeFacts(from: week.lowerBound, through: week.upperBound))
+    }
+
+    func progress(of challenge: ChallengeChoice) -> Int {
+        ChallengeProgress.progress(of: challenge, in: facts)
+    }
+
+    /// The challenges not completed yet that `log` would complete.
+    func completed(adding log: LoggedFact) -> [ChallengeChoice] {
+        var facts = facts
+        facts.logs.append(log)
+        return challenges.filter { $0.completedAt == nil }.map(\.choice).filter {
+            ChallengeProgress.progress(of: $0, in: facts) >= $0.target
+        }
+    }
+
+    /// Counts a stored log of the board's week.
+    mutating func record(_ log: LoggedFact) {
+        let week = ChallengePeriod.weekly.days(from: ChallengePeriod.weekly.start(of: day))
+        if week.contains(log.day) { facts.logs.append(log) }
+    }
+
+    /// The CHALLENGE objects of the board, daily and weekly.
+    var rendered: (daily: [ChallengeRendering.Object], weekly: [ChallengeRendering.Object]) {
+        let objects = challenges.map { ChallengeRendering.object($0, progress: progress(of: $0.choice)) }
+        return (zip(challenges, objects).filter { $0.0.choice.period == .daily }.map(\.1),
+                zip(challenges, objects).filter { $0.0.choice.period == .weekly }.map(\.1))
+    }
+}

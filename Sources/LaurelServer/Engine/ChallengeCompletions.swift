@@ -12,21 +12,21 @@ struct ChallengeCompletions {
     /// XP of every challenge the user has completed, these included.
     var totalXP: Int
 
-    /// Chooses the current day's and week's challenges when `choosing` (a fact or a CHALLENGES request needs them)
-    /// and completes what the facts of the periods of `days` now reach.
+    /// Completes what the facts of the periods of `days` now reach; those periods that are current (today, this week)
+    /// get their challenges chosen first if they have none yet (a fact of theirs, or a CHALLENGES request, needs them).
     init(
-        days: Set<LocalDay>, choosing: Bool, today: LocalDay, localHour: Int, currentStreak: Int, catalog: Catalog,
-        records: any UserRecords, now: Date
+        days: Set<LocalDay>, today: LocalDay, localHour: Int, currentStreak: Int, catalog: Catalog, records: any UserRecords,
+        now: Date
     ) throws {
         var periods: [ChallengePeriod: Set<LocalDay>] = [:]
-        for day in days.union(choosing ? [today] : []) {
+        for day in days {
             for period in ChallengePeriod.allCases { periods[period, default: []].insert(period.start(of: day)) }
         }
         var due: [StoredChallenge] = []
         for period in ChallengePeriod.allCases {
             for start in (periods[period] ?? []).sorted() {
                 let isCurrent = start == period.start(of: today)
-                let stored = isCurrent && choosing
+                let stored = isCurrent
                     ? try ChallengeSelection.challenges(
                         period, today: today, localHour: localHour, currentStreak: currentStreak, catalog: catalog, records: records)
                     : try records.challenges(period, startingOn: start)

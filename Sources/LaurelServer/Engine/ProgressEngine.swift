@@ -45,20 +45,14 @@ struct ProgressEngine: Sendable {
             return false
         }
 
-        /// Whether the change needs the current challenges (a fact evaluated in their period, or CHALLENGES).
-        var needsChallenges: Bool {
-            switch self {
-            case .newLog, .newLesson, .newEvent, .challengesNeeded: true
-            case .factsRemoved, .settingsChanged, .catchUp: false
-            }
-        }
-
-        /// The local days of the new fact, whose periods' challenges it may complete.
-        var factDays: Set<LocalDay> {
+        /// The local days of the new fact: its periods' challenges may be completed by it, and those of them that are
+        /// current are chosen for it if nobody needed them before (a backfill into an earlier week chooses nothing).
+        func factDays(today: LocalDay) -> Set<LocalDay> {
             switch self {
             case .newLog(let log): [log.day]
             case .newLesson(let lesson): [lesson.day]
-            default: []
+            case .newEvent, .challengesNeeded: [today]
+            case .factsRemoved, .settingsChanged, .catchUp: []
             }
         }
 
@@ -80,7 +74,7 @@ struct ProgressEngine: Sendable {
         let saved = try savedState(at: version - 1, progress, context: context, records: records, leavingOut: change.newLogID)
         let accumulator = try currentAccumulator(saved: saved, change: change, context: context, records: records)
         let challenges = try ChallengeCompletions(
-            days: change.factDays, choosing: change.needsChallenges, today: context.today,
+            days: change.factDays(today: context.today), today: context.today,
             localHour: LocalDateTime(of: now, in: context.zone).hour,
             currentStreak: accumulator.streak(today: context.today, settings: context.history).current, catalog: catalog,
             records: records, now: now)

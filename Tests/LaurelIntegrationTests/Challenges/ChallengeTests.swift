@@ -166,6 +166,53 @@ import Testing
             let expected = 10 * logCount + 5 * 1 + 50 * unlocked + Challenges.completedXP([after])
             #expect(profile["xp"]?.intValue == expected, "\(profile) \(after)")
             #expect(profile["level"]?.intValue == LevelCurve.level(forXP: expected))
+
+            // Completion is for good: deleting the logs that completed it lowers the progress, not the completion or its XP.
+            for log in logs { Engine.ok(try await first.request("LOG.DELETE", ["id": log["id"] ?? .null])) }
+            let afterDeletes = try await Challenges.read(first)
+            let kept = try #require(Challenges.daily(afterDeletes).first { $0["id"]?.stringValue == id })
+            #expect(kept["completed_at"] == completed["completed_at"])
+            #expect(Challenges.completedXP([afterDeletes]) == Challenges.completedXP([after]))
+            let profileAfter = Engine.ok(try await first.request("PROFILE"))
+            let unlockedAfter = profileAfter["unlocked"]?.intValue ?? 0
+            #expect(profileAfter["xp"]?.intValue == 10 * (logCount - logs.count) + 5 + 50 * unlockedAfter + Challenges.completedXP([afterDeletes]))
+        }
+    }
+
+    @Test func targetsFollowTheUsersRecentDays() async throws {
+        let user = try await LaurelTestDatabase.createUser("challenge-targets")
+        try await TestServer.run(challenges: true) { port in
+            let client = try await PushRecorder.authenticated(port: port, token: user.token)
+            // Ten active days before today, each with ten logs of 10 pushups: the user's level is 10 logs and 100
+            // pushups a day, one activity a day. Oldest first: the first log of this week chooses the week's challenge
+            // from the weeks before, complete by then; a backfill chooses no daily challenges for today.
+            let today = TestClock.today()
+            var lines: [(verb: String, argument: JSONObject?)] = []
+            for daysAgo in (1...10).reversed() {
+                for minute in 0..<10 { lines.append(("LOG", Engine.log("pushups", amount: 10, at: TestClock.noon(daysAgo: daysAgo, minute: minute)))) }
+            }
+            let answers = try await client.client.pipeline(lines)
+            let refused = answers.filter { !$0.isOK }.map(\.raw)
+            #expect(refused.isEmpty)
+            let answer = try await Challenges.read(client)
+            for challenge in Challenges.daily(answer) {
+                switch challenge["kind"]?.stringValue {
+                case "logs_today": #expect(challenge["target"]?.intValue == 12, "1.2 x the median of 10 logs")
+                case "amount_today":
+                    #expect(challenge["activity"]?.stringValue == "pushups", "the activity logged lately")
+                    #expect(challenge["target"]?.intValue == 120, "1.2 x the median of 100 pushups")
+                    #expect(challenge["title"]?.stringValue == "Do 120 Pushups today")
+                case "distinct_today": #expect(challenge["target"]?.intValue == 2, "1.2 x 1, raised to the minimum")
+                default: break
+                }
+            }
+            // Weekly: the active days of the previous ISO week, plus one.
+            let monday = today.isoWeek.monday
+            let previousWeek = (1...10).map { today.adding(days: -$0) }.filter { $0 < monday && $0 >= monday.adding(days: -7) }.count
+            let weekly = try #require(Challenges.weekly(answer).first)
+            let activeSoFar = (1...10).map { today.adding(days: -$0) }.filter { $0 >= monday }.count
+            let reachable = activeSoFar + (monday.adding(days: 6).daysSince1970 - today.daysSince1970 + 1)
+            #expect(weekly["target"]?.intValue == min(min(7, max(2, previousWeek + 1)), reachable))
         }
     }
 

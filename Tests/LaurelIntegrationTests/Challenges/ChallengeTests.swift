@@ -268,4 +268,24 @@ import Testing
             #expect(remaining == 0)
         }
     }
+
+    @Test func theMindfulPoolCountsSessionsMinutesAndLessons() async throws {
+        let user = try await LaurelTestDatabase.createUser("challenge-mindful")
+        try await TestServer.run(catalog: "mindful", challenges: true) { port in
+            let client = try await PushRecorder.authenticated(port: port, token: user.token)
+            let answer = try await Challenges.read(client)
+            // A new user has no streak to keep: the other three daily kinds of the pool.
+            #expect(Set(Challenges.daily(answer).compactMap { $0["kind"]?.stringValue }) == ["sessions_today", "minutes_today", "lesson_today"])
+            Engine.ok(try await client.request("LESSON.DONE", ["lesson": "basics-1"]))
+            Engine.ok(try await client.request("LOG", Engine.log("meditation", amount: 10)))
+            let after = try await Challenges.read(client)
+            for challenge in Challenges.daily(after) {
+                #expect(challenge["completed_at"] != nil, "\(challenge)")
+                #expect(challenge["progress"] == challenge["target"])
+            }
+            let pushes = try await client.wait { $0.filter { $0.kind == "CHALLENGE" }.count >= 3 }
+            #expect(Set(pushes.filter { $0.kind == "CHALLENGE" }.compactMap { $0.object["kind"]?.stringValue })
+                == ["sessions_today", "minutes_today", "lesson_today"])
+        }
+    }
 }

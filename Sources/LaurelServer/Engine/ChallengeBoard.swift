@@ -40,10 +40,8 @@ struct ChallengeBoard: Sendable {
 
     /// The challenges not completed yet that `log` would complete.
     func completed(adding log: LoggedFact) -> [ChallengeChoice] {
-        var facts = facts
-        facts.logs.append(log)
-        return challenges.filter { $0.completedAt == nil }.map(\.choice).filter {
-            ChallengeProgress.progress(of: $0, in: facts) >= $0.target
+        challenges.filter { $0.completedAt == nil }.map(\.choice).filter {
+            ChallengeProgress.progress(of: $0, in: facts, adding: log) >= $0.target
         }
     }
 

@@ -157,7 +157,12 @@ import Testing
                     } catch LineClientError.timedOut {
                         // The lines are the same for the same seed: show the one that got no answer, and the next.
                         var again = ProtocolFuzzer(seed: seed)
-                        for _ in 0..<result.answered { _ = again.next() }
+                        for index in 0..<result.answered {
+                            _ = again.next()
+                            // Making lines is work on the threads the in-process server and the other connections
+                            // run on: give them a turn now and then.
+                            if index % 1000 == 0 { await Task.yield() }
+                        }
                         let unanswered = (0..<2).map { _ in String(decoding: again.next().bytes.prefix(300), as: UTF8.self).debugDescription }
                         result.stuck = "\(result.answered) answers, the last \(last.prefix(300)); next lines \(unanswered)"
                         result.socketQueues = Self.socketQueues(port: port)
@@ -189,7 +194,8 @@ import Testing
             let tags = Set(outcome.internalErrors)
             var fuzzer = ProtocolFuzzer(seed: seed)
             var verbs: [String: String] = [:]
-            for _ in 0..<lines {
+            for index in 0..<lines {
+                if index % 1000 == 0 { await Task.yield() }
                 let (bytes, verb) = fuzzer.next()
                 guard let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { continue }
                 let tag = String(decoding: bytes[..<space], as: UTF8.self)

@@ -92,8 +92,12 @@ import Testing
     /// The answers a connection's reader has counted, for its sender's window.
     final class AnsweredLines: Sendable {
         private let count = Atomic<Int>(0)
+        private let stopped = Atomic<Bool>(false)
         var value: Int { count.load(ordering: .relaxed) }
         func set(_ value: Int) { count.store(value, ordering: .relaxed) }
+        /// Set when the reader gave up on the connection: the sender must not wait for answers any more.
+        var readerStopped: Bool { stopped.load(ordering: .relaxed) }
+        func stopReader() { stopped.store(true, ordering: .relaxed) }
     }
 
     struct FuzzResult: Sendable {
@@ -139,7 +143,7 @@ import Testing
                         // Making lines is work on the same threads the in-process server runs on: a sender that
                         // ran far ahead of the answers would keep them busy while the server waits for a turn
                         // (with two senders on a 2-core machine, for minutes). A pipelining client keeps a window.
-                        while index + 1 - answered.value > Self.window {
+                        while index + 1 - answered.value > Self.window, !answered.readerStopped, !Task.isCancelled {
                             try? await Task.sleep(for: .milliseconds(2))
                         }
                     }
@@ -155,6 +159,7 @@ import Testing
                     do {
                         line = try await client.nextLine(timeout: .seconds(30))
                     } catch LineClientError.timedOut {
+                        answered.stopReader()
                         // The lines are the same for the same seed: show the one that got no answer, and the next.
                         var again = ProtocolFuzzer(seed: seed)
                         for index in 0..<result.answered {

@@ -1,5 +1,6 @@
 import Foundation
 import LaurelCore
+import LaurelJSON
 import LaurelStore
 
 /// One local day's challenges and its ISO week's, with the live facts of that week: what a session evaluates a
@@ -15,23 +16,27 @@ struct ChallengeBoard: Sendable {
     /// The board of `day`, or nil when the day's or the week's challenges have not been chosen yet (the catalog's
     /// pool offers some, but nobody needed them so far).
     static func load(day: LocalDay, pool: [ChallengePoolEntry], records: any UserRecords) throws -> ChallengeBoard? {
-        var challenges: [StoredChallenge] = []
-        for period in ChallengePeriod.allCases {
-            let stored = try records.challenges(period, startingOn: period.start(of: day))
-            if stored.isEmpty, pool.contains(where: { $0.kind.period == period }) { return nil }
-            challenges += stored
+        let challenges = try storedChallenges(day: day, records: records)
+        for period in ChallengePeriod.allCases where pool.contains(where: { $0.kind.period == period }) {
+            guard challenges.contains(where: { $0.choice.period == period }) else { return nil }
         }
-        let week = ChallengePeriod.weekly.days(from: ChallengePeriod.weekly.start(of: day))
-        return ChallengeBoard(
-            day: day, challenges: challenges, facts: try records.challengeFacts(from: week.lowerBound, through: week.upperBound))
+        return try ChallengeBoard(day: day, challenges: challenges, records: records)
     }
 
     /// What is stored for `day` and its week, chosen or not (a past day that never had challenges has none).
     static func stored(day: LocalDay, records: any UserRecords) throws -> ChallengeBoard {
-        let challenges = try ChallengePeriod.allCases.flatMap { period in try records.challenges(period, startingOn: period.start(of: day)) }
-        let week = ChallengePeriod.weekly.days(from: ChallengePeriod.weekly.start(of: day))
-        return ChallengeBoard(
-            day: day, challenges: challenges, facts: try records.challengeFacts(from: week.lowerBound, through: week.upperBound))
+        try ChallengeBoard(day: day, challenges: storedChallenges(day: day, records: records), records: records)
+    }
+
+    private static func storedChallenges(day: LocalDay, records: any UserRecords) throws -> [StoredChallenge] {
+        try ChallengePeriod.allCases.flatMap { period in try records.challenges(period, startingOn: period.start(of: day)) }
+    }
+
+    private init(day: LocalDay, challenges: [StoredChallenge], records: any UserRecords) throws {
+        let week = Self.week(of: day)
+        self.day = day
+        self.challenges = challenges
+        self.facts = try records.challengeFacts(from: week.lowerBound, through: week.upperBound)
     }
 
     func progress(of challenge: ChallengeChoice) -> Int {
@@ -47,14 +52,16 @@ struct ChallengeBoard: Sendable {
 
     /// Counts a stored log of the board's week.
     mutating func record(_ log: LoggedFact) {
-        let week = ChallengePeriod.weekly.days(from: ChallengePeriod.weekly.start(of: day))
-        if week.contains(log.day) { facts.logs.append(log) }
+        if Self.week(of: day).contains(log.day) { facts.logs.append(log) }
     }
 
-    /// The CHALLENGE objects of the board, daily and weekly.
-    var rendered: (daily: [ChallengeRendering.Object], weekly: [ChallengeRendering.Object]) {
-        let objects = challenges.map { ChallengeRendering.object($0, progress: progress(of: $0.choice)) }
-        return (zip(challenges, objects).filter { $0.0.choice.period == .daily }.map(\.1),
-                zip(challenges, objects).filter { $0.0.choice.period == .weekly }.map(\.1))
+    /// The days of the ISO week of `day`.
+    static func week(of day: LocalDay) -> ClosedRange<LocalDay> {
+        ChallengePeriod.weekly.days(from: ChallengePeriod.weekly.start(of: day))
+    }
+
+    /// The CHALLENGE objects of one period's challenges.
+    func rendered(_ period: ChallengePeriod) -> [JSONObject] {
+        challenges.filter { $0.choice.period == period }.map { ChallengeRendering.object($0, progress: progress(of: $0.choice)) }
     }
 }

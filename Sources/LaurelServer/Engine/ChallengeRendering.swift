@@ -6,8 +6,6 @@ import LaurelStore
 
 /// How a challenge looks on the wire (protocol.md `CHALLENGE`), in CHALLENGES answers and `CHALLENGE` pushes.
 enum ChallengeRendering {
-    typealias Object = JSONObject
-
     static func object(_ challenge: StoredChallenge, progress: Int) -> JSONObject {
         let choice = challenge.choice
         var object: JSONObject = [

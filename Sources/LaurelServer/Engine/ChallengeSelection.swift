@@ -27,7 +27,7 @@ enum ChallengeSelection {
     private static func reachable(
         _ choices: [ChallengeChoice], today: LocalDay, pool: [ChallengePoolEntry], records: any UserRecords
     ) throws -> [ChallengeChoice] {
-        let week = ChallengePeriod.weekly.days(from: ChallengePeriod.weekly.start(of: today))
+        let week = ChallengeBoard.week(of: today)
         let before = try records.challengeFacts(from: week.lowerBound, through: today.adding(days: -1))
         let activeBefore = Set(before.logs.map(\.day) + before.lessonDays).count
         let reachable = activeBefore + (week.upperBound.daysSince1970 - today.daysSince1970 + 1)
@@ -45,7 +45,7 @@ enum ChallengeSelection {
     /// streak and the live activities.
     static func history(before start: LocalDay, currentStreak: Int, catalog: Catalog, records: any UserRecords) throws -> ChallengeHistory {
         let days = try records.activeDayFigures(before: start, count: ChallengeHistory.lookBack)
-        let previousWeek = ChallengePeriod.weekly.days(from: ChallengePeriod.weekly.start(of: start).adding(days: -7))
+        let previousWeek = ChallengeBoard.week(of: start.adding(days: -7))
         let recent = try records.activitiesLogged(from: start.adding(days: -ChallengeHistory.lookBack), through: start.adding(days: -1))
         let live = catalog.activities + (try records.customActivities(includeDeleted: false))
         return ChallengeHistory(

@@ -35,7 +35,7 @@ enum ChallengeRequests {
     }
 
     private static func answer(_ board: ChallengeBoard) -> JSONValue {
-        let (daily, weekly) = board.rendered
+        let (daily, weekly) = (board.rendered(.daily), board.rendered(.weekly))
         return [
             "day": .string(board.day.description), "week": .string(board.day.isoWeek.description),
             "daily": .array(daily.map(JSONValue.object)), "weekly": .array(weekly.map(JSONValue.object)),

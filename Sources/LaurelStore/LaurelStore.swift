@@ -28,6 +28,12 @@ public protocol LaurelStore: Sendable {
     /// user's state since (the session then loads everything again).
     func logsSince(user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64) async throws(StoreError) -> LogsSince?
 
+    /// Stores the challenges chosen for periods that had none, in one statement: each period's choices are stored
+    /// unless the period has some already (chosen meanwhile by another connection or instance), and the stored
+    /// challenges of those periods are returned, in period and slot order. Choosing changes no figure, so the
+    /// user's state version stays.
+    func storeChallenges(user: UserID, _ choices: [ChallengeChoice]) async throws(StoreError) -> [StoredChallenge]
+
     /// Where each of these users' stored state stands, in one statement; a user missing from the answer was deleted.
     func marks(of users: [UserID]) async throws(StoreError) -> [UserID: UserMarks]
 

@@ -3,7 +3,8 @@ import LaurelCore
 import LaurelJSON
 
 /// A LOG already evaluated against the user's state as the session holds it, ready to be stored in one
-/// statement: the log row with its answer, the unlocks and pushes it caused, and the figures after it. It is
+/// statement: the log row with its answer, the unlocks, challenge completions and pushes it caused, and the
+/// figures after it. It is
 /// stored only if the user's state is still at `expectedVersion`; the store batches commits of many users into
 /// one transaction (group commit), each user's part isolated from the others'.
 public struct LogCommit: Sendable {
@@ -14,7 +15,10 @@ public struct LogCommit: Sendable {
     public var log: StoredLog
     /// Achievements unlocked by the log, in unlock order.
     public var unlocks: [String]
-    public var unlockedAt: Date
+    /// Challenges of the user's current periods that the log completes (their `CHALLENGE` pushes are in `pushes`).
+    public var challengesCompleted: [ChallengeChoice]
+    /// When the log was evaluated: the time of its unlocks and challenge completions.
+    public var decidedAt: Date
     /// Pushes to store with the user's next seqs, in this order, and to announce to every instance.
     public var pushes: [PushDraft]
     /// The figures after the log (the engine's state itself is not written).
@@ -24,14 +28,15 @@ public struct LogCommit: Sendable {
     public var rateLimit: UserLimits?
 
     public init(
-        user: UserID, expectedVersion: Int64, log: StoredLog, unlocks: [String], unlockedAt: Date, pushes: [PushDraft],
-        figures: StoredProgress, rateLimit: UserLimits? = nil
+        user: UserID, expectedVersion: Int64, log: StoredLog, unlocks: [String], challengesCompleted: [ChallengeChoice] = [],
+        decidedAt: Date, pushes: [PushDraft], figures: StoredProgress, rateLimit: UserLimits? = nil
     ) {
         self.user = user
         self.expectedVersion = expectedVersion
         self.log = log
         self.unlocks = unlocks
-        self.unlockedAt = unlockedAt
+        self.challengesCompleted = challengesCompleted
+        self.decidedAt = decidedAt
         self.pushes = pushes
         self.figures = figures
         self.rateLimit = rateLimit

@@ -79,7 +79,7 @@ extension PostgresStore {
         }
     }
 
-    /// One `laurel.log_commit` (sql/0009, 0011, 0012) as a JSON object; JSON values travel as text, stored as sent.
+    /// One `laurel.log_commit` (sql/0009, 0011, 0012, 0014) as a JSON object; JSON values travel as text, stored as sent.
     private static func batchElement(_ commit: LogCommit) -> JSONValue {
         let log = commit.log
         let figures = commit.figures
@@ -100,9 +100,16 @@ extension PostgresStore {
             element["burst"] = .int(limit.logBurst)
         }
         if let response = log.response { element["response"] = .string(response.serialized()) }
-        if !commit.unlocks.isEmpty {
-            element["unlocks"] = .array(commit.unlocks.map(JSONValue.string))
-            element["unlocked_us"] = .int(PostgresTimestamp.microseconds(commit.unlockedAt))
+        if !commit.unlocks.isEmpty { element["unlocks"] = .array(commit.unlocks.map(JSONValue.string)) }
+        let completed = commit.challengesCompleted
+        if !completed.isEmpty {
+            element["challenge_periods"] = .array(completed.map { .string($0.period.rawValue) })
+            element["challenge_starts"] = .array(completed.map { .string($0.periodStart.description) })
+            element["challenge_slots"] = .array(completed.map { .int($0.slot) })
+        }
+        // The moment of the unlocks and the completions (sql/0014).
+        if !commit.unlocks.isEmpty || !completed.isEmpty {
+            element["unlocked_us"] = .int(PostgresTimestamp.microseconds(commit.decidedAt))
         }
         if !commit.pushes.isEmpty {
             element["push_kinds"] = .array(commit.pushes.map { .string($0.kind.rawValue) })

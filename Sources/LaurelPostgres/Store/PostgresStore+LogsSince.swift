@@ -18,6 +18,13 @@ extension PostgresStore {
                            p.xp, p.level, p.max_level, p.current_streak, p.longest_streak, p.shown_streak::text AS shown_streak,
                            (SELECT coalesce(json_object_agg(x.achievement_id, (extract(epoch FROM x.unlocked_at) * 1000000)::bigint), '{}')
                               FROM laurel.unlocks x WHERE x.user_id = u.id)::text AS unlocks,
+                           laurel.challenge_xp(u.id) AS challenge_xp,
+                           -- Completions of the last days' periods: the session's current ones, in any zone.
+                           (SELECT coalesce(json_object_agg(c.period || '-' || to_char(c.period_start, 'YYYY-MM-DD') || '-' || c.slot,
+                                                            (extract(epoch FROM c.completed_at) * 1000000)::bigint), '{}')
+                              FROM laurel.challenges c
+                             WHERE c.user_id = u.id AND c.period_start >= current_date - 8 AND c.completed_at IS NOT NULL)::text
+                             AS challenges_completed,
                            l.seq, l.id, l.activity_id, l.amount, l.at_us, l.day, l.local_hour
                       FROM laurel.users u
                       LEFT JOIN laurel.progress p ON p.user_id = u.id
@@ -32,21 +39,29 @@ extension PostgresStore {
                     [.int(Int(user.rawValue)), .int(Int(version)), .int(Int(lastSeq)), .int(Int(afterLogSeq))])
                 guard let first = rows.first else { throw StoreError.unknownUser }
                 guard try first.bool("logs_only"), first["xp"] != nil else { return nil }
-                var unlocks: [String: Date] = [:]
-                for (id, micros) in try JSONParser.parse(try first.string("unlocks")).objectValue ?? [:] {
-                    guard let micros = micros.intValue else { return nil }
-                    unlocks[id] = PostgresTimestamp.date(microseconds: micros)
-                }
+                guard let unlocks = try Self.moments(first.string("unlocks")),
+                      let challengesCompleted = try Self.moments(first.string("challenges_completed")) else { return nil }
                 let figures = try PostgresUserRecords.figures(first, stateVersion: -1)
                 let logs = try rows.filter { $0["seq"] != nil }.map { row in
                     LogsSince.LoggedLog(seq: Int64(try row.int("seq")), fact: try PostgresUserRecords.fact(row))
                 }
                 return LogsSince(
                     version: Int64(try first.int("state_version")), lastSeq: Int64(try first.int("last_seq")), logs: logs,
-                    unlocks: unlocks, figures: figures)
+                    unlocks: unlocks, challengesCompleted: challengesCompleted, challengeXP: try first.int("challenge_xp"),
+                    figures: figures)
             }
         } catch {
             throw StoreError(error)
         }
+    }
+
+    /// A JSON object of microsecond timestamps by name, as `json_object_agg` makes it; nil when one is not a number.
+    private static func moments(_ text: String) throws -> [String: Date]? {
+        var moments: [String: Date] = [:]
+        for (name, micros) in try JSONParser.parse(text).objectValue ?? [:] {
+            guard let micros = micros.intValue else { return nil }
+            moments[name] = PostgresTimestamp.date(microseconds: micros)
+        }
+        return moments
     }
 }

@@ -106,7 +106,8 @@ extension PostgresUserRecords {
         ).map { try $0.string("activity_id") }
     }
 
-    private static func challenge(_ row: PostgresRow, period: ChallengePeriod) throws -> StoredChallenge {
+    /// A stored challenge from a row with the columns of ``challenges(_:startingOn:)``.
+    static func challenge(_ row: PostgresRow, period: ChallengePeriod) throws -> StoredChallenge {
         guard let kind = ChallengeKind(rawValue: try row.string("kind")) else {
             throw StoreError.failed("a stored challenge has an unknown kind")
         }

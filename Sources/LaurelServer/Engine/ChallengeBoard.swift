@@ -5,38 +5,68 @@ import LaurelStore
 
 /// One local day's challenges and its ISO week's, with the live facts of that week: what a session evaluates a
 /// LOG of that day against, without reading anything. Progress is always counted from `facts`, so it agrees with
-/// a count over the stored facts by construction.
+/// a count over the stored facts by construction. A period the catalog offers challenges for but nobody needed yet
+/// is `unchosen`, with the history its choice needs, so that the first need chooses in memory and only stores.
 struct ChallengeBoard: Sendable {
     let day: LocalDay
     /// The day's challenges, then the week's.
     var challenges: [StoredChallenge]
     /// Live logs and lesson completions of the day's ISO week.
     var facts: ChallengePeriodFacts
+    /// Periods of the pool with nothing stored yet, in period order.
+    var unchosen: [ChallengePeriod] = []
+    /// The history before `day`, while some period is unchosen.
+    var history: ChallengeHistory?
 
-    /// The board of `day`, or nil when the day's or the week's challenges have not been chosen yet (the catalog's
-    /// pool offers some, but nobody needed them so far).
-    static func load(day: LocalDay, pool: [ChallengePoolEntry], records: any UserRecords) throws -> ChallengeBoard? {
-        let challenges = try storedChallenges(day: day, records: records)
-        for period in ChallengePeriod.allCases where pool.contains(where: { $0.kind.period == period }) {
-            guard challenges.contains(where: { $0.choice.period == period }) else { return nil }
+    /// The board of `day` as stored, with the history to choose the periods of `pool` that have nothing stored.
+    static func load(day: LocalDay, pool: [ChallengePoolEntry], liveActivities: [Activity], records: any UserRecords) throws -> ChallengeBoard {
+        var board = try stored(day: day, records: records)
+        board.unchosen = ChallengePeriod.allCases.filter { period in
+            pool.contains { $0.kind.period == period } && !board.challenges.contains { $0.choice.period == period }
         }
-        return try ChallengeBoard(day: day, challenges: challenges, records: records)
+        if !board.unchosen.isEmpty {
+            board.history = try ChallengeSelection.history(before: day, liveActivities: liveActivities, records: records)
+        }
+        return board
     }
 
-    /// What is stored for `day` and its week, chosen or not (a past day that never had challenges has none).
+    /// What is stored for `day` and its week (a past day that never had challenges has none).
     static func stored(day: LocalDay, records: any UserRecords) throws -> ChallengeBoard {
-        try ChallengeBoard(day: day, challenges: storedChallenges(day: day, records: records), records: records)
+        let challenges = try ChallengePeriod.allCases.flatMap { period in try records.challenges(period, startingOn: period.start(of: day)) }
+        return ChallengeBoard(day: day, challenges: challenges, facts: try weekFacts(of: day, records: records))
     }
 
-    private static func storedChallenges(day: LocalDay, records: any UserRecords) throws -> [StoredChallenge] {
-        try ChallengePeriod.allCases.flatMap { period in try records.challenges(period, startingOn: period.start(of: day)) }
-    }
-
-    private init(day: LocalDay, challenges: [StoredChallenge], records: any UserRecords) throws {
-        let week = Self.week(of: day)
+    init(day: LocalDay, challenges: [StoredChallenge], facts: ChallengePeriodFacts) {
         self.day = day
         self.challenges = challenges
-        self.facts = try records.challengeFacts(from: week.lowerBound, through: week.upperBound)
+        self.facts = facts
+    }
+
+    /// The live facts of the ISO week of `day`.
+    static func weekFacts(of day: LocalDay, records: any UserRecords) throws -> ChallengePeriodFacts {
+        let week = Self.week(of: day)
+        return try records.challengeFacts(from: week.lowerBound, through: week.upperBound)
+    }
+
+    /// What the chooser picks for the unchosen periods now (nothing is stored or changed here).
+    func choices(user: UserID, localHour: Int, currentStreak: Int, pool: [ChallengePoolEntry]) -> [ChallengeChoice] {
+        guard let history else { return [] }
+        return unchosen.flatMap { period in
+            ChallengeSelection.choose(
+                period, user: user, today: day, localHour: localHour, currentStreak: currentStreak, history: history, weekFacts: facts,
+                pool: pool)
+        }
+    }
+
+    /// Takes on the stored challenges of the periods that were unchosen (chosen here or by someone else first); a
+    /// period with none stays without (the user could do none of its kinds).
+    mutating func takeChosen(_ stored: [StoredChallenge]) {
+        let order = ChallengePeriod.allCases
+        challenges = (challenges + stored).sorted {
+            (order.firstIndex(of: $0.choice.period) ?? 0, $0.choice.slot) < (order.firstIndex(of: $1.choice.period) ?? 0, $1.choice.slot)
+        }
+        unchosen = []
+        history = nil
     }
 
     func progress(of challenge: ChallengeChoice) -> Int {
@@ -47,6 +77,19 @@ struct ChallengeBoard: Sendable {
     func completed(adding log: LoggedFact) -> [ChallengeChoice] {
         challenges.filter { $0.completedAt == nil }.map(\.choice).filter {
             ChallengeProgress.progress(of: $0, in: facts, adding: log) >= $0.target
+        }
+    }
+
+    /// Whether a challenge not completed has reached its target already (chosen after the facts that reach it,
+    /// which only a writing unit of work completes).
+    var hasReachedOpenChallenge: Bool {
+        challenges.contains { $0.completedAt == nil && progress(of: $0.choice) >= $0.choice.target }
+    }
+
+    /// Marks completed the board's challenges named in `moments` (by `ChallengeChoice.id`) at those moments.
+    mutating func complete(_ moments: [String: Date]) {
+        for index in challenges.indices where challenges[index].completedAt == nil {
+            if let at = moments[challenges[index].choice.id] { challenges[index].completedAt = at }
         }
     }
 

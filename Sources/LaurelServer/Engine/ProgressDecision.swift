@@ -22,6 +22,9 @@ struct ProgressDecision: Sendable {
     var pushes: [PushDraft]
     /// The last local day through which the streak keeps its length without new activity (nil: for good).
     var streakHoldsThrough: LocalDay?
+    /// The challenges the change completes, when the caller decided them (a session's LOG; the transactional path
+    /// stores its completions itself).
+    var challengesCompleted: [ChallengeChoice] = []
 
     var streak: StreakState { state.streak }
 

@@ -76,7 +76,8 @@ struct ProgressEngine: Sendable {
         let challenges = try ChallengeCompletions(
             days: change.factDays(today: context.today), today: context.today,
             localHour: LocalDateTime(of: now, in: context.zone).hour,
-            currentStreak: accumulator.streak(today: context.today, settings: context.history).current, catalog: catalog,
+            currentStreak: accumulator.streak(today: context.today, settings: context.history).current(before: context.today),
+            catalog: catalog,
             records: records, now: now)
         let decision = ProgressDecision.decide(
             accumulator: accumulator, shownStreak: progress.shownStreak ?? saved?.streak ?? StreakState(), context: context,

@@ -49,7 +49,9 @@ struct SessionProgress: Sendable {
         xp = progress.xp
         level = progress.level
         highestLevel = progress.maxLevel
-        challengeBoard = try ChallengeBoard.load(day: context.today, pool: engine.catalog.challengePool, records: records)
+        challengeBoard = try ChallengeBoard.load(
+            day: context.today, pool: engine.catalog.challengePool,
+            liveActivities: engine.catalog.activities + customActivities.filter { !$0.deleted }, records: records)
         challengeXP = try records.challengeXP()
     }
 
@@ -73,13 +75,21 @@ struct SessionProgress: Sendable {
     }
 
     /// Whether `log` can be evaluated and stored from memory as far as challenges go: the session holds the
-    /// challenges of the log's day, that day is today, and the log completes none of them. Choosing a period's
-    /// challenges and completing one are writes of their own, made on the transactional path (a few times a day).
-    /// A catalog without challenges never needs either.
+    /// challenges of the log's day (chosen, see `RequestContext.sessionProgressWithChallenges`), and that day is
+    /// today. The challenges the log completes are then completed by its commit. A backfill may complete a past
+    /// period's challenges, which the session does not hold, so it takes the transactional path; a catalog without
+    /// challenges needs none of this.
     func challengesAllowRecording(_ log: LoggedFact, now: Date, pool: [ChallengePoolEntry]) -> Bool {
         guard !pool.isEmpty else { return true }
-        guard let board = challengeBoard, board.day == log.day, board.day == LocalDay(of: now, in: context.zone) else { return false }
-        return board.completed(adding: log).isEmpty
+        guard let board = challengeBoard, board.unchosen.isEmpty else { return false }
+        return board.day == log.day && board.day == LocalDay(of: now, in: context.zone)
+    }
+
+    /// Whether the session needs today's challenges chosen on its board before it evaluates a fact of today.
+    func needsChallengeBoard(today: LocalDay, pool: [ChallengePoolEntry]) -> Bool {
+        guard !pool.isEmpty else { return false }
+        guard let board = challengeBoard, board.day == today else { return true }
+        return !board.unchosen.isEmpty
     }
 
     /// The streak as the user last saw it (a STREAK push tells what changed since).
@@ -89,7 +99,14 @@ struct SessionProgress: Sendable {
     func decide(recording log: LoggedFact, now: Date) -> ProgressDecision {
         var accumulator = state.accumulator
         accumulator.record(log, neighbours: [], settings: context.history)
-        return decision(for: accumulator, now: now)
+        let completed = challengeBoard?.completed(adding: log) ?? []
+        let pushes = completed.map { choice in
+            PushDraft(kind: .challenge, data: ChallengeRendering.object(StoredChallenge(choice: choice, completedAt: now), progress: choice.target))
+        }
+        var decision = decision(
+            for: accumulator, challengeXP: challengeXP + completed.reduce(0) { $0 + $1.xp }, challengePushes: pushes, now: now)
+        decision.challengesCompleted = completed
+        return decision
     }
 
     /// Whether evaluating with nothing new would change anything: an achievement met now (a catalog addition), a
@@ -102,10 +119,13 @@ struct SessionProgress: Sendable {
             || before.freezes != after.freezes || before.lastActiveDay != after.lastActiveDay
     }
 
-    private func decision(for accumulator: ProgressAccumulator, now: Date) -> ProgressDecision {
+    private func decision(
+        for accumulator: ProgressAccumulator, challengeXP: Int? = nil, challengePushes: [PushDraft] = [], now: Date
+    ) -> ProgressDecision {
         ProgressDecision.decide(
             accumulator: accumulator, shownStreak: shownStreak, context: context, alreadyUnlocked: Set(unlocks.keys),
-            highestLevelReached: highestLevel, challengeXP: challengeXP, removesFacts: false, lastLogSeq: state.lastLogSeq, now: now)
+            highestLevelReached: highestLevel, challengeXP: challengeXP ?? self.challengeXP, challengePushes: challengePushes,
+            removesFacts: false, lastLogSeq: state.lastLogSeq, now: now)
     }
 
     /// The figures now, for PROFILE and ACHIEVEMENTS (the streak as of today).
@@ -118,7 +138,8 @@ struct SessionProgress: Sendable {
     }
 
     /// This progress brought up to the user's version by LOG commits stored elsewhere (nothing else changed since):
-    /// their logs added to the engine state, the unlocks, figures and last push seq taken as they are now. Nil when
+    /// their logs added to the engine state, the unlocks, challenge completions, figures and last push seq taken as
+    /// they are now. Nil when
     /// a log needs its neighbours (a speed window), which only a full load gives.
     func caughtUp(with changes: LogsSince) -> SessionProgress? {
         var progress = self
@@ -128,6 +149,8 @@ struct SessionProgress: Sendable {
             progress.challengeBoard?.record(log.fact)
             progress.state.lastLogSeq = log.seq
         }
+        progress.challengeBoard?.complete(changes.challengesCompleted)
+        progress.challengeXP = changes.challengeXP
         progress.version = changes.version
         progress.lastSeq = max(progress.lastSeq, changes.lastSeq)
         progress.unlocks = changes.unlocks
@@ -141,6 +164,8 @@ struct SessionProgress: Sendable {
     /// Takes on a decision once it is stored, at the user's new `version`, with the stored log's number and pushes.
     mutating func apply(_ decision: ProgressDecision, recording log: LoggedFact, version: Int64, logSeq: Int64, pushes: [StoredPush], now: Date) {
         challengeBoard?.record(log)
+        challengeBoard?.complete(Dictionary(uniqueKeysWithValues: decision.challengesCompleted.map { ($0.id, now) }))
+        challengeXP += decision.challengesCompleted.reduce(0) { $0 + $1.xp }
         self.version = version
         lastSeq = max(lastSeq, pushes.map(\.seq).max() ?? lastSeq)
         state = decision.state

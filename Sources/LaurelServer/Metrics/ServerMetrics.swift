@@ -38,6 +38,8 @@ public final class ServerMetrics: Sendable {
     private let progressCaughtUp: CoreMetrics.Counter
     private let staleRetries: CoreMetrics.Counter
     private let transactionalFallbacks: CoreMetrics.Counter
+    /// Times a session put a day's challenges on its board (choosing those nobody had chosen yet).
+    private let challengeBoardLoads: CoreMetrics.Counter
     /// Made once for every verb and error code there is, so that counting a request takes no lock.
     private let byVerb: [String: VerbMetrics]
     private let byErrorCode: [String: CoreMetrics.Counter]
@@ -78,6 +80,7 @@ public final class ServerMetrics: Sendable {
         progressCaughtUp = counter("laurel_session_progress_total", [("source", "caught_up")])
         staleRetries = counter("laurel_transaction_retries_total", [("reason", "stale_version")])
         transactionalFallbacks = counter("laurel_transaction_retries_total", [("reason", "transactional_path")])
+        challengeBoardLoads = counter("laurel_challenge_boards_loaded_total")
         byVerb = Dictionary(uniqueKeysWithValues: VerbTable.routes.map { route in
             (route.verb, VerbMetrics(
                 requests: counter("laurel_requests_total", [("verb", route.verb)]),
@@ -123,6 +126,11 @@ public final class ServerMetrics: Sendable {
     /// A LOG the session could not commit went to the transactional path instead.
     func countTransactionalFallback() {
         transactionalFallbacks.increment()
+    }
+
+    /// A session put the day's challenges on its board before evaluating a fact of that day.
+    func countChallengeBoardLoad() {
+        challengeBoardLoads.increment()
     }
 
     /// Where a request found the user's session progress.

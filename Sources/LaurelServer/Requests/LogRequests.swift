@@ -90,16 +90,19 @@ extension LogRequest: ReportedFact {
 
     /// Evaluates the LOG against the session's state and commits it with the answer in one statement. A commit
     /// that finds the version moved on (the user logged on another instance meanwhile) catches the session up with
-    /// the LOGs stored since and tries once more before leaving the LOG to the transactional path.
+    /// the LOGs stored since and tries again, a few times, before leaving the LOG to the transactional path: a
+    /// catch-up is one statement, while the transactional path ends the run of LOG commits, so that the other
+    /// instance's next catch-up becomes a full load (under load, one fallback would bring on the next).
     func recordFromSession(now: Date, in context: RequestContext) async throws -> FactRecording? {
-        for attempt in 1...2 {
+        for attempt in 1...Self.sessionCommitAttempts {
             switch try await commitFromSession(now: now, in: context) {
             case .recorded(let recording): return recording
             case .notHere: return nil
             case .stale:
                 context.session.stateCache.noteBehind()
-                if attempt == 1 { context.services.metrics.countStaleRetry() }
-                if attempt == 2 {
+                if attempt < Self.sessionCommitAttempts {
+                    context.services.metrics.countStaleRetry()
+                } else {
                     context.session.stateCache.demote()
                     context.services.metrics.countTransactionalFallback()
                 }
@@ -108,10 +111,13 @@ extension LogRequest: ReportedFact {
         return nil
     }
 
+    /// How many times a LOG is evaluated and committed from the session before it takes the transactional path.
+    static let sessionCommitAttempts = 4
+
     private enum SessionCommit {
         case recorded(FactRecording)
-        /// The session cannot decide this LOG (a speed window, an unknown activity, a challenge to choose or to
-        /// complete) or the id is taken.
+        /// The session cannot decide this LOG (a speed window, an unknown activity, a backfill while the catalog
+        /// has challenges, today's challenges not at hand) or the id is taken.
         case notHere
         case stale
     }
@@ -119,6 +125,11 @@ extension LogRequest: ReportedFact {
     private func commitFromSession(now: Date, in context: RequestContext) async throws -> SessionCommit {
         let cache = context.session.stateCache
         var progress = try await context.sessionProgress(now: now)
+        let today = LocalDay(of: now, in: progress.context.zone)
+        if progress.needsChallengeBoard(today: today, pool: context.catalog.challengePool),
+           LocalDay(of: at ?? now, in: progress.context.zone) == today {
+            progress = try await context.sessionProgressWithChallenges(now: now)
+        }
         guard let activity = progress.liveActivity(activity, catalog: context.catalog),
               progress.canRecordLog(of: activity.id) else { return .notHere }
         var (log, fact) = newLog(of: activity, zone: progress.context.zone, now: now)
@@ -129,7 +140,8 @@ extension LogRequest: ReportedFact {
         let limits = context.services.configuration.limits
         let commit = LogCommit(
             user: context.user.id, expectedVersion: progress.version, log: log, unlocks: decision.unlocks.map(\.id),
-            unlockedAt: now, pushes: decision.pushes, figures: decision.figures, rateLimit: limits)
+            challengesCompleted: decision.challengesCompleted, decidedAt: now, pushes: decision.pushes, figures: decision.figures,
+            rateLimit: limits)
         switch try await context.store.commitLog(commit) {
         case .committed(let version, let logSeq, let pushes):
             progress.apply(decision, recording: fact, version: version, logSeq: logSeq, pushes: pushes, now: now)

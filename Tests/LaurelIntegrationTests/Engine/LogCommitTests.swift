@@ -142,7 +142,7 @@ import Testing
             id: logID, activityID: activity, amount: 5, at: at, day: LocalDay(year: 2026, month: 9, day: 21)!, note: nil, requestedAt: at,
             response: ["log": ["id": .string(logID)], "duplicate": false], localHour: 12)
         return LogCommit(
-            user: user.id, expectedVersion: version, log: log, unlocks: pushes.isEmpty ? [] : ["first_exercise"], unlockedAt: at,
+            user: user.id, expectedVersion: version, log: log, unlocks: pushes.isEmpty ? [] : ["first_exercise"], decidedAt: at,
             pushes: pushes, figures: StoredProgress(xp: 15, shownStreak: StreakState(current: 1, longest: 1)))
     }
 

@@ -18,3 +18,12 @@ public struct StreakState: Hashable, Sendable, Codable {
         self.lastActiveDay = lastActiveDay
     }
 }
+
+extension StreakState {
+    /// The streak as it stood before `day`'s activity: `current` without `day` itself when `day` is active.
+    /// Challenges are chosen with it, so a day's first fact does not make a streak to keep of itself, whichever
+    /// path (before or after storing that fact) chooses.
+    public func current(before day: LocalDay) -> Int {
+        lastActiveDay == day ? max(0, current - 1) : current
+    }
+}

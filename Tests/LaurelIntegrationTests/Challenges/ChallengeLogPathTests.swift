@@ -1,0 +1,120 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+import LaurelStore
+import LaurelServer
+import Testing
+@testable import LaurelPostgres
+
+/// Challenges do not take a session's LOGs off the one-statement path: the first LOG of a day chooses the day's
+/// challenges in one statement, a LOG that completes one stores the completion, its XP and its `CHALLENGE` push in
+/// its own commit, and a session on another instance learns of the completion when it catches up.
+@Suite struct ChallengeLogPathTests {
+    static let boards = "laurel_challenge_boards_loaded_total"
+    static let fromSession = "laurel_facts_stored_total{path=\"session\"}"
+    static let inTransaction = "laurel_facts_stored_total{path=\"transaction\"}"
+    static let loaded = "laurel_session_progress_total{source=\"store\"}"
+    static let caughtUp = "laurel_session_progress_total{source=\"caught_up\"}"
+
+    @Test func theFirstLogOfTheDayAndALogThatCompletesAChallengeAreStoredFromTheSession() async throws {
+        let user = try await LaurelTestDatabase.createUser("challenge-session-path")
+        try await TestServer.withServer(challenges: true) { server in
+            let client = try await PushRecorder.authenticated(port: server.port, token: user.token)
+            let loadsAtStart = server.counter(Self.loaded)
+            Engine.ok(try await client.request("LOG", Engine.log("lunges", amount: 1, id: "first")))
+            #expect(server.counter(Self.boards) == 1, "the first LOG of the day put the day's challenges on the board")
+            #expect(try await Self.storedChallenges(user) == 4)
+            let answer = try await Challenges.read(client)
+            #expect(server.counter(Self.boards) == 1, "CHALLENGES answers from the session's board")
+
+            let (challenge, logs) = try #require(Challenges.daily(answer).lazy.compactMap { challenge in
+                Challenges.completingLogs(challenge, idPrefix: "c").map { (challenge, $0) }
+            }.first)
+            let id = try #require(challenge["id"]?.stringValue)
+            var last: JSONObject = [:]
+            for log in logs { last = Engine.ok(try await client.request("LOG", log)) }
+            try await client.wait { $0.contains { $0.kind == "CHALLENGE" && $0.object["id"]?.stringValue == id } }
+            #expect(client.pushes("CHALLENGE").filter { $0.object["id"]?.stringValue == id }.count == 1)
+
+            #expect(server.counter(Self.inTransaction) == 0, "no LOG took the transactional path")
+            #expect(server.counter(Self.fromSession) == 1 + logs.count)
+            #expect(server.counter(Self.loaded) == loadsAtStart, "the session was not loaded again")
+
+            let after = try await Challenges.read(client)
+            let completed = try #require(Challenges.daily(after).first { $0["id"]?.stringValue == id })
+            #expect(completed["completed_at"] != nil)
+            let profile = Engine.ok(try await client.request("PROFILE"))
+            let expected = 10 * (1 + logs.count) + 5 + 50 * (profile["unlocked"]?.intValue ?? 0) + Challenges.completedXP([after])
+            #expect(profile["xp"]?.intValue == expected, "\(profile) \(after)")
+            #expect(last["xp"]?.intValue == expected, "the completing LOG's answer counts the challenge XP")
+            #expect(try await Self.storedXP(user) == expected, "the commit stored the figures with the challenge XP")
+        }
+    }
+
+    @Test func aCompletionOnOneInstanceReachesTheOtherInstancesSession() async throws {
+        let user = try await LaurelTestDatabase.createUser("challenge-two-instances")
+        try await TestServer.withServer(challenges: true) { first in
+            try await TestServer.withServer(challenges: true) { second in
+                let here = try await PushRecorder.authenticated(port: first.port, token: user.token)
+                let there = try await PushRecorder.authenticated(port: second.port, token: user.token)
+                let answer = try await Challenges.read(here)
+                let seenThere = try await Challenges.read(there)
+                #expect(Challenges.daily(seenThere).map(Challenges.identity) == Challenges.daily(answer).map(Challenges.identity))
+                let loadsThere = second.counter(Self.loaded)
+
+                let (challenge, logs) = try #require(Challenges.daily(answer).lazy.compactMap { challenge in
+                    Challenges.completingLogs(challenge, idPrefix: "here").map { (challenge, $0) }
+                }.first)
+                let id = try #require(challenge["id"]?.stringValue)
+                for log in logs { Engine.ok(try await here.request("LOG", log)) }
+                try await there.wait { $0.contains { $0.kind == "CHALLENGE" && $0.object["id"]?.stringValue == id } }
+
+                // The other instance's session catches up with the LOG commits, the completion among them.
+                let shownThere = try await Challenges.read(there)
+                let completedThere = try #require(Challenges.daily(shownThere).first { $0["id"]?.stringValue == id })
+                #expect(completedThere["completed_at"] != nil, "\(shownThere)")
+                let logThere = Engine.ok(try await there.request("LOG", Engine.log("plank", amount: 5, id: "there")))
+                let profile = Engine.ok(try await here.request("PROFILE"))
+                let expected = 10 * (logs.count + 1) + 5 + 50 * (profile["unlocked"]?.intValue ?? 0)
+                    + Challenges.completedXP([try await Challenges.read(here)])
+                #expect(logThere["xp"]?.intValue == expected, "the other instance counts the challenge XP: \(logThere)")
+                #expect(profile["xp"]?.intValue == expected)
+                #expect(try await Self.storedXP(user) == expected)
+
+                #expect(second.counter(Self.loaded) == loadsThere, "the other session caught up instead of loading again")
+                #expect(second.counter(Self.caughtUp) >= 1)
+                #expect(first.counter(Self.inTransaction) + second.counter(Self.inTransaction) == 0)
+            }
+        }
+    }
+
+    @Test func aPeriodIsStoredOnceWhoeverChoosesFirst() async throws {
+        let user = try await LaurelTestDatabase.createUser("challenge-store-once")
+        let store = PostgresStore(pool: try await LogCommitTests.poolWithCatalog())
+        let day = LocalDay(year: 2026, month: 11, day: 24)!
+        let version = "SELECT state_version FROM laurel.users WHERE id = $1::bigint"
+        let versionBefore = try await LaurelTestDatabase.count(version, [.int(Int(user.id.rawValue))])
+        func choice(_ slot: Int, _ kind: ChallengeKind, target: Int) -> ChallengeChoice {
+            ChallengeChoice(slot: slot, kind: kind, period: .daily, periodStart: day, target: target, xp: 20, title: "\(kind) \(target)")
+        }
+        let firstChoice = [choice(0, .logsToday, target: 5), choice(1, .distinctToday, target: 3)]
+        let otherChoice = [choice(0, .distinctToday, target: 2), choice(1, .logsToday, target: 9), choice(2, .keepStreak, target: 1)]
+        async let a = store.storeChallenges(user: user.id, firstChoice)
+        async let b = store.storeChallenges(user: user.id, otherChoice)
+        let (storedA, storedB) = try await (a, b)
+        #expect(storedA == storedB, "both choosers get the one stored choice back")
+        #expect(storedA.map(\.choice) == firstChoice || storedA.map(\.choice) == otherChoice, "a period is stored whole: \(storedA)")
+        #expect(try await Self.storedChallenges(user) == storedA.count)
+        // The user's state version stays: choosing changes no figure.
+        #expect(try await LaurelTestDatabase.count(version, [.int(Int(user.id.rawValue))]) == versionBefore)
+    }
+
+    static func storedChallenges(_ user: TestUser) async throws -> Int {
+        try await LaurelTestDatabase.count("SELECT count(*) FROM laurel.challenges WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
+    }
+
+    static func storedXP(_ user: TestUser) async throws -> Int {
+        try await LaurelTestDatabase.count("SELECT xp FROM laurel.progress WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
+    }
+}

@@ -3,29 +3,30 @@ import LaurelCore
 import LaurelJSON
 import LaurelStore
 
-/// One local day's challenges and its ISO week's, with the live facts of that week: what a session evaluates a
-/// LOG of that day against, without reading anything. Progress is always counted from `facts`, so it agrees with
-/// a count over the stored facts by construction. A period the catalog offers challenges for but nobody needed yet
+/// One local day's challenges and its ISO week's, with the live facts of that week summed up per day: what a
+/// session evaluates a LOG of that day against, without reading anything. Progress is always counted from `tally`,
+/// which agrees with a count over the stored facts (`ChallengeProgress`). A period the catalog offers challenges for but nobody needed yet
 /// is `unchosen`, with the history its choice needs, so that the first need chooses in memory and only stores.
 struct ChallengeBoard: Sendable {
     let day: LocalDay
     /// The day's challenges, then the week's.
     var challenges: [StoredChallenge]
-    /// Live logs and lesson completions of the day's ISO week.
-    var facts: ChallengePeriodFacts
+    /// Live logs and lesson completions of the day's ISO week, per day.
+    var tally: ChallengeTally
     /// Periods of the pool with nothing stored yet, in period order.
     var unchosen: [ChallengePeriod] = []
-    /// The history before `day`, while some period is unchosen.
+    /// The history before `day`, while some period is unchosen (without the live activities, which the session
+    /// holds anyway: every idle session keeps this).
     var history: ChallengeHistory?
 
     /// The board of `day` as stored, with the history to choose the periods of `pool` that have nothing stored.
-    static func load(day: LocalDay, pool: [ChallengePoolEntry], liveActivities: [Activity], records: any UserRecords) throws -> ChallengeBoard {
+    static func load(day: LocalDay, pool: [ChallengePoolEntry], records: any UserRecords) throws -> ChallengeBoard {
         var board = try stored(day: day, records: records)
         board.unchosen = ChallengePeriod.allCases.filter { period in
             pool.contains { $0.kind.period == period } && !board.challenges.contains { $0.choice.period == period }
         }
         if !board.unchosen.isEmpty {
-            board.history = try ChallengeSelection.history(before: day, liveActivities: liveActivities, records: records)
+            board.history = try ChallengeSelection.history(before: day, liveActivities: [], records: records)
         }
         return board
     }
@@ -33,13 +34,13 @@ struct ChallengeBoard: Sendable {
     /// What is stored for `day` and its week (a past day that never had challenges has none).
     static func stored(day: LocalDay, records: any UserRecords) throws -> ChallengeBoard {
         let challenges = try ChallengePeriod.allCases.flatMap { period in try records.challenges(period, startingOn: period.start(of: day)) }
-        return ChallengeBoard(day: day, challenges: challenges, facts: try weekFacts(of: day, records: records))
+        return ChallengeBoard(day: day, challenges: challenges, tally: ChallengeTally(try weekFacts(of: day, records: records)))
     }
 
-    init(day: LocalDay, challenges: [StoredChallenge], facts: ChallengePeriodFacts) {
+    init(day: LocalDay, challenges: [StoredChallenge], tally: ChallengeTally) {
         self.day = day
         self.challenges = challenges
-        self.facts = facts
+        self.tally = tally
     }
 
     /// The live facts of the ISO week of `day`.
@@ -49,11 +50,14 @@ struct ChallengeBoard: Sendable {
     }
 
     /// What the chooser picks for the unchosen periods now (nothing is stored or changed here).
-    func choices(user: UserID, localHour: Int, currentStreak: Int, pool: [ChallengePoolEntry]) -> [ChallengeChoice] {
-        guard let history else { return [] }
+    func choices(
+        user: UserID, localHour: Int, currentStreak: Int, liveActivities: [Activity], pool: [ChallengePoolEntry]
+    ) -> [ChallengeChoice] {
+        guard var history else { return [] }
+        history.liveActivities = liveActivities
         return unchosen.flatMap { period in
             ChallengeSelection.choose(
-                period, user: user, today: day, localHour: localHour, currentStreak: currentStreak, history: history, weekFacts: facts,
+                period, user: user, today: day, localHour: localHour, currentStreak: currentStreak, history: history, weekTally: tally,
                 pool: pool)
         }
     }
@@ -70,13 +74,13 @@ struct ChallengeBoard: Sendable {
     }
 
     func progress(of challenge: ChallengeChoice) -> Int {
-        ChallengeProgress.progress(of: challenge, in: facts)
+        tally.progress(of: challenge)
     }
 
     /// The challenges not completed yet that `log` would complete.
     func completed(adding log: LoggedFact) -> [ChallengeChoice] {
         challenges.filter { $0.completedAt == nil }.map(\.choice).filter {
-            ChallengeProgress.progress(of: $0, in: facts, adding: log) >= $0.target
+            tally.progress(of: $0, adding: log) >= $0.target
         }
     }
 
@@ -95,7 +99,7 @@ struct ChallengeBoard: Sendable {
 
     /// Counts a stored log of the board's week.
     mutating func record(_ log: LoggedFact) {
-        if Self.week(of: day).contains(log.day) { facts.logs.append(log) }
+        if Self.week(of: day).contains(log.day) { tally.add(log) }
     }
 
     /// The days of the ISO week of `day`.

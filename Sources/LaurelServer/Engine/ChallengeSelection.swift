@@ -19,7 +19,7 @@ enum ChallengeSelection {
         let history = try history(before: today, liveActivities: live, records: records)
         let choices = choose(
             period, user: records.user, today: today, localHour: localHour, currentStreak: currentStreak, history: history,
-            weekFacts: try ChallengeBoard.weekFacts(of: today, records: records), pool: catalog.challengePool)
+            weekTally: ChallengeTally(try ChallengeBoard.weekFacts(of: today, records: records)), pool: catalog.challengePool)
         guard !choices.isEmpty else { return [] }
         return try records.storeChallenges(choices, period: period, startingOn: start)
     }
@@ -41,10 +41,10 @@ enum ChallengeSelection {
     ///   - history: the history before today (``history(before:liveActivities:records:)``). The week's challenge is
     ///     chosen from the days before its Monday: its target needs the previous week's active days, which the 14
     ///     active days before today always hold (at most 6 of them fall in this week).
-    ///   - weekFacts: the live facts of today's ISO week, for capping a weekly target chosen late in the week.
+    ///   - weekTally: the live facts of today's ISO week, for capping a weekly target chosen late in the week.
     static func choose(
         _ period: ChallengePeriod, user: UserID, today: LocalDay, localHour: Int, currentStreak: Int, history: ChallengeHistory,
-        weekFacts: ChallengePeriodFacts, pool: [ChallengePoolEntry]
+        weekTally: ChallengeTally, pool: [ChallengePoolEntry]
     ) -> [ChallengeChoice] {
         let start = period.start(of: today)
         var before = history
@@ -56,15 +56,14 @@ enum ChallengeSelection {
         let choices = ChallengeChooser.choose(
             user: user, period: period, start: start, pool: pool, history: before, localHourNow: period == .daily ? localHour : nil)
         guard period == .weekly else { return choices }
-        return reachable(choices, today: today, weekFacts: weekFacts, pool: pool)
+        return reachable(choices, today: today, activeBefore: weekTally.activeDays(before: today), pool: pool)
     }
 
     /// Weekly challenges chosen late in the week, capped at what the week can still hold: the days already active
     /// and the days left, today included (a target of 7 chosen on a Sunday would be impossible).
     private static func reachable(
-        _ choices: [ChallengeChoice], today: LocalDay, weekFacts: ChallengePeriodFacts, pool: [ChallengePoolEntry]
+        _ choices: [ChallengeChoice], today: LocalDay, activeBefore: Int, pool: [ChallengePoolEntry]
     ) -> [ChallengeChoice] {
-        let activeBefore = Set((weekFacts.logs.map(\.day) + weekFacts.lessonDays).filter { $0 < today }).count
         let reachable = activeBefore + (ChallengeBoard.week(of: today).upperBound.daysSince1970 - today.daysSince1970 + 1)
         return choices.map { choice in
             guard choice.kind == .activeDaysWeek, choice.target > reachable,

@@ -49,9 +49,7 @@ struct SessionProgress: Sendable {
         xp = progress.xp
         level = progress.level
         highestLevel = progress.maxLevel
-        challengeBoard = try ChallengeBoard.load(
-            day: context.today, pool: engine.catalog.challengePool,
-            liveActivities: engine.catalog.activities + customActivities.filter { !$0.deleted }, records: records)
+        challengeBoard = try ChallengeBoard.load(day: context.today, pool: engine.catalog.challengePool, records: records)
         challengeXP = try records.challengeXP()
     }
 

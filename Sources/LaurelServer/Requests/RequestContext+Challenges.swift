@@ -30,7 +30,8 @@ extension RequestContext {
                 // The chooser offers keep_streak only to a streak there is to keep before today.
                 let streak = progress.state.accumulator.streak(today: today, settings: progress.context.history).current(before: today)
                 let choices = board.choices(
-                    user: user.id, localHour: LocalDateTime(of: now, in: progress.context.zone).hour, currentStreak: streak, pool: pool)
+                    user: user.id, localHour: LocalDateTime(of: now, in: progress.context.zone).hour, currentStreak: streak,
+                    liveActivities: catalog.activities + progress.customActivities.filter { !$0.deleted }, pool: pool)
                 board.takeChosen(choices.isEmpty ? [] : try await store.storeChallenges(user: user.id, choices))
             }
             progress.challengeBoard = board
@@ -44,9 +45,8 @@ extension RequestContext {
     /// Today's board as stored, read at the session's version (nil when the user's version is another).
     private func todaysBoard(for progress: SessionProgress, today: LocalDay) async throws -> ChallengeBoard? {
         let pool = catalog.challengePool
-        let live = catalog.activities + progress.customActivities.filter { !$0.deleted }
         let (version, board) = try await read { records in
-            (try records.stateVersion(), try ChallengeBoard.load(day: today, pool: pool, liveActivities: live, records: records))
+            (try records.stateVersion(), try ChallengeBoard.load(day: today, pool: pool, records: records))
         }
         return version == progress.version ? board : nil
     }

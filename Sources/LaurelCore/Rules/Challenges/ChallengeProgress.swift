@@ -6,12 +6,6 @@ public enum ChallengeProgress {
         progress(of: challenge, logs: facts.logs, lessonDays: facts.lessonDays)
     }
 
-    /// Progress of `challenge` over `facts` with one more log, without copying the facts: a session asks this for
-    /// every LOG, against the week's facts it holds.
-    public static func progress(of challenge: ChallengeChoice, in facts: ChallengePeriodFacts, adding log: LoggedFact) -> Int {
-        progress(of: challenge, logs: [facts.logs, [log]].joined(), lessonDays: facts.lessonDays)
-    }
-
     /// Whether the challenge is done: its progress has reached the target.
     public static func isComplete(_ challenge: ChallengeChoice, in facts: ChallengePeriodFacts) -> Bool {
         progress(of: challenge, in: facts) >= challenge.target

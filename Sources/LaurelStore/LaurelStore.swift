@@ -24,9 +24,12 @@ public protocol LaurelStore: Sendable {
     func commitLog(_ commit: LogCommit) async throws(StoreError) -> LogCommit.Outcome
 
     /// What LOG commits changed since a session's `version` (at which it knew pushes up to `lastSeq`), the logs
-    /// after `afterLogSeq` among them, read in one statement; nil when something other than LOG commits changed the
-    /// user's state since (the session then loads everything again).
-    func logsSince(user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64) async throws(StoreError) -> LogsSince?
+    /// after `afterLogSeq` among them and the stored challenges of the day `challengesOf` and its week, read in one
+    /// statement; nil when something other than LOG commits changed the user's state since (the session then loads
+    /// everything again).
+    func logsSince(
+        user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64, challengesOf day: LocalDay?
+    ) async throws(StoreError) -> LogsSince?
 
     /// Stores the challenges chosen for periods that had none, in one statement: each period's choices are stored
     /// unless the period has some already (chosen meanwhile by another connection or instance), and the stored

@@ -15,7 +15,11 @@ public struct LogCommit: Sendable {
     public var log: StoredLog
     /// Achievements unlocked by the log, in unlock order.
     public var unlocks: [String]
-    /// Challenges of the user's current periods that the log completes (their `CHALLENGE` pushes are in `pushes`).
+    /// Challenges chosen for periods that have none stored, to store with the log (the session chose them for this
+    /// LOG, the first fact of their period); a period stored meanwhile makes the commit `stale`.
+    public var challengesChosen: [ChallengeChoice]
+    /// Challenges of the user's current periods that the log completes (their `CHALLENGE` pushes are in `pushes`),
+    /// chosen ones among them.
     public var challengesCompleted: [ChallengeChoice]
     /// When the log was evaluated: the time of its unlocks and challenge completions.
     public var decidedAt: Date
@@ -28,13 +32,14 @@ public struct LogCommit: Sendable {
     public var rateLimit: UserLimits?
 
     public init(
-        user: UserID, expectedVersion: Int64, log: StoredLog, unlocks: [String], challengesCompleted: [ChallengeChoice] = [],
-        decidedAt: Date, pushes: [PushDraft], figures: StoredProgress, rateLimit: UserLimits? = nil
+        user: UserID, expectedVersion: Int64, log: StoredLog, unlocks: [String], challengesChosen: [ChallengeChoice] = [],
+        challengesCompleted: [ChallengeChoice] = [], decidedAt: Date, pushes: [PushDraft], figures: StoredProgress, rateLimit: UserLimits? = nil
     ) {
         self.user = user
         self.expectedVersion = expectedVersion
         self.log = log
         self.unlocks = unlocks
+        self.challengesChosen = challengesChosen
         self.challengesCompleted = challengesCompleted
         self.decidedAt = decidedAt
         self.pushes = pushes
@@ -47,7 +52,8 @@ public struct LogCommit: Sendable {
         /// Stored; the user's state is now at `version`, the log got `logSeq` (its place among all logs), and the
         /// pushes got these seqs.
         case committed(version: Int64, logSeq: Int64, pushes: [StoredPush])
-        /// Nothing stored: another writer changed the user's state since `expectedVersion`.
+        /// Nothing stored: another writer changed the user's state since `expectedVersion`, or stored challenges for
+        /// a period the commit chose.
         case stale
         /// Nothing stored: the log id is taken (a retry, or a conflicting reuse).
         case duplicate

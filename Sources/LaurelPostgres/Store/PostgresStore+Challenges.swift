@@ -1,3 +1,4 @@
+import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelStore
@@ -7,16 +8,7 @@ import LaurelStore
 /// stored. Whoever chose first, every connection and instance gets the same challenges back.
 extension PostgresStore {
     public func storeChallenges(user: UserID, _ choices: [ChallengeChoice]) async throws(StoreError) -> [StoredChallenge] {
-        let rows: [JSONValue] = choices.map { choice in
-            var row: JSONObject = [
-                "period": .string(choice.period.rawValue), "period_start": .string(choice.periodStart.description),
-                "slot": .int(choice.slot), "kind": .string(choice.kind.rawValue), "title": .string(choice.title),
-                "target": .int(choice.target), "xp": .int(choice.xp),
-            ]
-            if let activity = choice.activity { row["activity_id"] = .string(activity) }
-            if let hour = choice.hour { row["hour"] = .int(hour) }
-            return .object(row)
-        }
+        let rows = choices.map { JSONValue.object(Self.challengeRow($0)) }
         do {
             return try await pool.withConnection { connection in
                 try connection.query(
@@ -36,5 +28,18 @@ extension PostgresStore {
         } catch {
             throw StoreError(error)
         }
+    }
+
+    /// A chosen challenge as laurel.store_challenges and laurel.store_logs take it (sql/0014, 0015).
+    static func challengeRow(_ choice: ChallengeChoice, completedAt: Date? = nil) -> JSONObject {
+        var row: JSONObject = [
+            "period": .string(choice.period.rawValue), "period_start": .string(choice.periodStart.description),
+            "slot": .int(choice.slot), "kind": .string(choice.kind.rawValue), "title": .string(choice.title),
+            "target": .int(choice.target), "xp": .int(choice.xp),
+        ]
+        if let activity = choice.activity { row["activity_id"] = .string(activity) }
+        if let hour = choice.hour { row["hour"] = .int(hour) }
+        if let completedAt { row["completed_us"] = .int(PostgresTimestamp.microseconds(completedAt)) }
+        return row
     }
 }

@@ -79,7 +79,7 @@ extension PostgresStore {
         }
     }
 
-    /// One `laurel.log_commit` (sql/0009, 0011, 0012, 0014) as a JSON object; JSON values travel as text, stored as sent.
+    /// One `laurel.log_commit` (sql/0009, 0011, 0012, 0014, 0015) as a JSON object; JSON values travel as text, stored as sent.
     private static func batchElement(_ commit: LogCommit) -> JSONValue {
         let log = commit.log
         let figures = commit.figures
@@ -101,14 +101,23 @@ extension PostgresStore {
         }
         if let response = log.response { element["response"] = .string(response.serialized()) }
         if !commit.unlocks.isEmpty { element["unlocks"] = .array(commit.unlocks.map(JSONValue.string)) }
-        let completed = commit.challengesCompleted
+        // A challenge chosen and completed by this LOG is stored completed; the others completed are marked so.
+        let chosen = commit.challengesChosen
+        if !chosen.isEmpty {
+            let completedIDs = Set(commit.challengesCompleted.map(\.id))
+            element["challenges_chosen"] = .array(chosen.map { choice in
+                .object(challengeRow(choice, completedAt: completedIDs.contains(choice.id) ? commit.decidedAt : nil))
+            })
+        }
+        let chosenIDs = Set(chosen.map(\.id))
+        let completed = commit.challengesCompleted.filter { !chosenIDs.contains($0.id) }
         if !completed.isEmpty {
             element["challenge_periods"] = .array(completed.map { .string($0.period.rawValue) })
             element["challenge_starts"] = .array(completed.map { .string($0.periodStart.description) })
             element["challenge_slots"] = .array(completed.map { .int($0.slot) })
         }
         // The moment of the unlocks and the completions (sql/0014).
-        if !commit.unlocks.isEmpty || !completed.isEmpty {
+        if !commit.unlocks.isEmpty || !commit.challengesCompleted.isEmpty {
             element["unlocked_us"] = .int(PostgresTimestamp.microseconds(commit.decidedAt))
         }
         if !commit.pushes.isEmpty {

@@ -6,7 +6,10 @@ import LaurelStore
 /// A session catching up with LOGs another instance stored: one statement, outside a transaction (a single
 /// statement sees one snapshot), checked against the run of versions only LOG commits made (sql/0010).
 extension PostgresStore {
-    public func logsSince(user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64) async throws(StoreError) -> LogsSince? {
+    public func logsSince(
+        user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64, challengesOf day: LocalDay?
+    ) async throws(StoreError) -> LogsSince? {
+        let (daily, weekly) = (day.map { ChallengePeriod.daily.start(of: $0).description }, day.map { ChallengePeriod.weekly.start(of: $0).description })
         do {
             return try await pool.withConnection { connection in
                 // One row per log stored after `afterLogSeq` (or one without a log), each with the user's figures.
@@ -19,12 +22,13 @@ extension PostgresStore {
                            (SELECT coalesce(json_object_agg(x.achievement_id, (extract(epoch FROM x.unlocked_at) * 1000000)::bigint), '{}')
                               FROM laurel.unlocks x WHERE x.user_id = u.id)::text AS unlocks,
                            laurel.challenge_xp(u.id) AS challenge_xp,
-                           -- Completions of the last days' periods: the session's current ones, in any zone.
-                           (SELECT coalesce(json_object_agg(c.period || '-' || to_char(c.period_start, 'YYYY-MM-DD') || '-' || c.slot,
-                                                            (extract(epoch FROM c.completed_at) * 1000000)::bigint), '{}')
+                           (SELECT coalesce(json_agg(json_build_object(
+                                       'period', c.period, 'start', to_char(c.period_start, 'YYYY-MM-DD'), 'slot', c.slot, 'kind', c.kind,
+                                       'title', c.title, 'target', c.target, 'xp', c.xp, 'activity_id', c.activity_id, 'hour', c.hour,
+                                       'completed_us', (extract(epoch FROM c.completed_at) * 1000000)::bigint)), '[]')
                               FROM laurel.challenges c
-                             WHERE c.user_id = u.id AND c.period_start >= current_date - 8 AND c.completed_at IS NOT NULL)::text
-                             AS challenges_completed,
+                             WHERE c.user_id = u.id AND ((c.period = 'daily' AND c.period_start = $5::date)
+                                                         OR (c.period = 'weekly' AND c.period_start = $6::date)))::text AS challenges,
                            l.seq, l.id, l.activity_id, l.amount, l.at_us, l.day, l.local_hour
                       FROM laurel.users u
                       LEFT JOIN laurel.progress p ON p.user_id = u.id
@@ -36,22 +40,39 @@ extension PostgresStore {
                      WHERE u.id = $1::bigint
                      ORDER BY l.seq
                     """,
-                    [.int(Int(user.rawValue)), .int(Int(version)), .int(Int(lastSeq)), .int(Int(afterLogSeq))])
+                    [.int(Int(user.rawValue)), .int(Int(version)), .int(Int(lastSeq)), .int(Int(afterLogSeq)),
+                     daily.map(PostgresValue.text) ?? .null, weekly.map(PostgresValue.text) ?? .null])
                 guard let first = rows.first else { throw StoreError.unknownUser }
                 guard try first.bool("logs_only"), first["xp"] != nil else { return nil }
-                guard let unlocks = try Self.moments(first.string("unlocks")),
-                      let challengesCompleted = try Self.moments(first.string("challenges_completed")) else { return nil }
+                guard let unlocks = try Self.moments(first.string("unlocks")) else { return nil }
+                let challenges = try Self.challenges(first.string("challenges"))
                 let figures = try PostgresUserRecords.figures(first, stateVersion: -1)
                 let logs = try rows.filter { $0["seq"] != nil }.map { row in
                     LogsSince.LoggedLog(seq: Int64(try row.int("seq")), fact: try PostgresUserRecords.fact(row))
                 }
                 return LogsSince(
                     version: Int64(try first.int("state_version")), lastSeq: Int64(try first.int("last_seq")), logs: logs,
-                    unlocks: unlocks, challengesCompleted: challengesCompleted, challengeXP: try first.int("challenge_xp"),
+                    unlocks: unlocks, challenges: challenges, challengeXP: try first.int("challenge_xp"),
                     figures: figures)
             }
         } catch {
             throw StoreError(error)
+        }
+    }
+
+    /// Stored challenges from the JSON the statement makes of their rows.
+    private static func challenges(_ text: String) throws -> [StoredChallenge] {
+        try (JSONParser.parse(text).arrayValue ?? []).map { value in
+            let row = value.objectValue ?? [:]
+            guard let period = row["period"]?.stringValue.flatMap(ChallengePeriod.init(rawValue:)),
+                  let kind = row["kind"]?.stringValue.flatMap(ChallengeKind.init(rawValue:)),
+                  let start = row["start"]?.stringValue.flatMap { LocalDay($0) },
+                  let slot = row["slot"]?.intValue, let title = row["title"]?.stringValue, let target = row["target"]?.intValue,
+                  let xp = row["xp"]?.intValue else { throw StoreError.failed("a stored challenge could not be read") }
+            let choice = ChallengeChoice(
+                slot: slot, kind: kind, period: period, periodStart: start, target: target, xp: xp, title: title,
+                activity: row["activity_id"]?.stringValue, hour: row["hour"]?.intValue)
+            return StoredChallenge(choice: choice, completedAt: row["completed_us"]?.intValue.map(PostgresTimestamp.date(microseconds:)))
         }
     }
 

@@ -90,6 +90,22 @@ struct ChallengeBoard: Sendable {
         challenges.contains { $0.completedAt == nil && progress(of: $0.choice) >= $0.choice.target }
     }
 
+    /// Takes on what the store holds for the board's day and week (a catch-up tells it): challenges chosen elsewhere
+    /// for a period that is unchosen here, and completions.
+    mutating func takeStored(_ stored: [StoredChallenge]) {
+        let chosenElsewhere = stored.filter { row in
+            unchosen.contains(row.choice.period) && row.choice.periodStart == row.choice.period.start(of: day)
+        }
+        if !chosenElsewhere.isEmpty {
+            let periods = Set(chosenElsewhere.map(\.choice.period))
+            let stillUnchosen = unchosen.filter { !periods.contains($0) }
+            let kept = history
+            takeChosen(chosenElsewhere)
+            (unchosen, history) = (stillUnchosen, stillUnchosen.isEmpty ? nil : kept)
+        }
+        complete(Dictionary(stored.compactMap { row in row.completedAt.map { (row.choice.id, $0) } }, uniquingKeysWith: min))
+    }
+
     /// Marks completed the board's challenges named in `moments` (by `ChallengeChoice.id`) at those moments.
     mutating func complete(_ moments: [String: Date]) {
         for index in challenges.indices where challenges[index].completedAt == nil {

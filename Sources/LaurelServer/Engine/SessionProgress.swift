@@ -147,7 +147,7 @@ struct SessionProgress: Sendable {
             progress.challengeBoard?.record(log.fact)
             progress.state.lastLogSeq = log.seq
         }
-        progress.challengeBoard?.complete(changes.challengesCompleted)
+        progress.challengeBoard?.takeStored(changes.challenges)
         progress.challengeXP = changes.challengeXP
         progress.version = changes.version
         progress.lastSeq = max(progress.lastSeq, changes.lastSeq)

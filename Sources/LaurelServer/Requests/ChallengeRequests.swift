@@ -22,7 +22,7 @@ enum ChallengeRequests {
             let board = try await context.read { records in try ChallengeBoard.stored(day: day, records: records) }
             return RequestOutcome(answer(board))
         }
-        let progress = try await context.sessionProgressWithChallenges(now: now)
+        let progress = try await context.sessionProgressWithChallenges(now: now, storingChoices: true).progress
         if let board = progress.challengeBoard, board.day == LocalDay(of: now, in: progress.context.zone), board.unchosen.isEmpty,
            !board.hasReachedOpenChallenge {
             return RequestOutcome(answer(board))

@@ -125,10 +125,11 @@ extension LogRequest: ReportedFact {
     private func commitFromSession(now: Date, in context: RequestContext) async throws -> SessionCommit {
         let cache = context.session.stateCache
         var progress = try await context.sessionProgress(now: now)
+        var chosen: [ChallengeChoice] = []
         let today = LocalDay(of: now, in: progress.context.zone)
         if progress.needsChallengeBoard(today: today, pool: context.catalog.challengePool),
            LocalDay(of: at ?? now, in: progress.context.zone) == today {
-            progress = try await context.sessionProgressWithChallenges(now: now)
+            (progress, chosen) = try await context.sessionProgressWithChallenges(now: now, storingChoices: false)
         }
         guard let activity = progress.liveActivity(activity, catalog: context.catalog),
               progress.canRecordLog(of: activity.id) else { return .notHere }
@@ -140,7 +141,7 @@ extension LogRequest: ReportedFact {
         let limits = context.services.configuration.limits
         let commit = LogCommit(
             user: context.user.id, expectedVersion: progress.version, log: log, unlocks: decision.unlocks.map(\.id),
-            challengesCompleted: decision.challengesCompleted, decidedAt: now, pushes: decision.pushes, figures: decision.figures,
+            challengesChosen: chosen, challengesCompleted: decision.challengesCompleted, decidedAt: now, pushes: decision.pushes, figures: decision.figures,
             rateLimit: limits)
         switch try await context.store.commitLog(commit) {
         case .committed(let version, let logSeq, let pushes):
@@ -159,6 +160,7 @@ extension LogRequest: ReportedFact {
             }
             return .recorded(FactRecording(answer: answer, pushes: pushes, storedNew: true))
         case .stale:
+            // The session keeps what it held (the chosen challenges were not stored); catching up tells it what was.
             return .stale
         case .duplicate:
             return .notHere

@@ -67,7 +67,8 @@ struct RequestContext: Sendable {
         }
         if let behind = cache.progressBehind,
            let changes = try await services.store.logsSince(
-               user: user.id, version: behind.version, lastSeq: behind.lastSeq, afterLogSeq: behind.state.lastLogSeq),
+               user: user.id, version: behind.version, lastSeq: behind.lastSeq, afterLogSeq: behind.state.lastLogSeq,
+               challengesOf: behind.challengeBoard?.day),
            let caughtUp = behind.caughtUp(with: changes) {
             services.metrics.countProgressRead(source: .caughtUp)
             cache.keep(caughtUp)

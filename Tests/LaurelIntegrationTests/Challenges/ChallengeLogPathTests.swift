@@ -89,6 +89,25 @@ import Testing
         }
     }
 
+    @Test func aSessionThatChoseWhatWasChosenElsewhereTakesTheStoredChoice() async throws {
+        let user = try await LaurelTestDatabase.createUser("challenge-chosen-elsewhere")
+        // Neither instance hears of the other: the second finds out from its commit.
+        try await TestServer.withServer(challenges: true, hearsStateVersions: false) { first in
+            try await TestServer.withServer(challenges: true, hearsStateVersions: false) { second in
+                let here = try await PushRecorder.authenticated(port: first.port, token: user.token)
+                let there = try await PushRecorder.authenticated(port: second.port, token: user.token)
+                let chosenHere = try await Challenges.read(here)
+                Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 3, id: "there-first")))
+                #expect(second.counter("laurel_transaction_retries_total{reason=\"stale_version\"}") >= 1, "the choosing commit was stale")
+                #expect(second.counter(Self.inTransaction) == 0)
+                #expect(try await Self.storedChallenges(user) == 4)
+                let shownThere = try await Challenges.read(there)
+                #expect((Challenges.daily(shownThere) + Challenges.weekly(shownThere)).map(Challenges.identity)
+                    == (Challenges.daily(chosenHere) + Challenges.weekly(chosenHere)).map(Challenges.identity))
+            }
+        }
+    }
+
     @Test func aPeriodIsStoredOnceWhoeverChoosesFirst() async throws {
         let user = try await LaurelTestDatabase.createUser("challenge-store-once")
         let store = PostgresStore(pool: try await LogCommitTests.poolWithCatalog())
@@ -108,6 +127,40 @@ import Testing
         #expect(try await Self.storedChallenges(user) == storedA.count)
         // The user's state version stays: choosing changes no figure.
         #expect(try await LaurelTestDatabase.count(version, [.int(Int(user.id.rawValue))]) == versionBefore)
+    }
+
+    @Test func aLogCommitStoresTheChallengesItChoseUnlessThePeriodHasSomeAlready() async throws {
+        let user = try await LaurelTestDatabase.createUser("challenge-commit-choice")
+        let pool = try await LogCommitTests.poolWithCatalog()
+        let version = Int64(try await LaurelTestDatabase.count(
+            "SELECT state_version FROM laurel.users WHERE id = $1::bigint", [.int(Int(user.id.rawValue))]))
+        let day = LocalDay(year: 2026, month: 9, day: 21)!
+        let chosen = [
+            ChallengeChoice(slot: 0, kind: .logsToday, period: .daily, periodStart: day, target: 1, xp: 20, title: "Log 1 exercise today"),
+            ChallengeChoice(slot: 1, kind: .distinctToday, period: .daily, periodStart: day, target: 3, xp: 25, title: "Log 3 different"),
+        ]
+        var first = try LogCommitTests.commit(user, version: version, logID: "choose-1")
+        first.challengesChosen = chosen
+        first.challengesCompleted = [chosen[0]]
+        let firstCommit = first
+        let stored = try await pool.withConnection { connection in try PostgresStore.storeLogs([firstCommit], on: connection) }
+        guard case .success(.committed(let newVersion, _, _)) = stored[0] else {
+            Issue.record("the choosing LOG was not committed: \(stored[0])")
+            return
+        }
+        #expect(try await Self.storedChallenges(user) == 2)
+        #expect(try await LaurelTestDatabase.count(
+            "SELECT count(*) FROM laurel.challenges WHERE user_id = $1::bigint AND completed_at IS NOT NULL", [.int(Int(user.id.rawValue))]) == 1,
+            "the challenge the LOG chose and completed is stored completed")
+
+        // Another chooser of the same period (its session had not heard of the first) is stale: nothing is stored.
+        var second = try LogCommitTests.commit(user, version: newVersion, logID: "choose-2")
+        second.challengesChosen = [ChallengeChoice(slot: 0, kind: .keepStreak, period: .daily, periodStart: day, target: 1, xp: 10, title: "Keep")]
+        let secondCommit = second
+        let refused = try await pool.withConnection { connection in try PostgresStore.storeLogs([secondCommit], on: connection) }
+        #expect(try refused[0].get() == .stale)
+        #expect(try await Self.storedChallenges(user) == 2)
+        #expect(try await LaurelTestDatabase.logCount(of: user) == 1)
     }
 
     static func storedChallenges(_ user: TestUser) async throws -> Int {

@@ -75,9 +75,10 @@ import Testing
                 let completedThere = try #require(Challenges.daily(shownThere).first { $0["id"]?.stringValue == id })
                 #expect(completedThere["completed_at"] != nil, "\(shownThere)")
                 let logThere = Engine.ok(try await there.request("LOG", Engine.log("plank", amount: 5, id: "there")))
-                let profile = Engine.ok(try await here.request("PROFILE"))
+                // Read where the LOG was made: the first instance hears of it a moment later.
+                let profile = Engine.ok(try await there.request("PROFILE"))
                 let expected = 10 * (logs.count + 1) + 5 + 50 * (profile["unlocked"]?.intValue ?? 0)
-                    + Challenges.completedXP([try await Challenges.read(here)])
+                    + Challenges.completedXP([try await Challenges.read(there)])
                 #expect(logThere["xp"]?.intValue == expected, "the other instance counts the challenge XP: \(logThere)")
                 #expect(profile["xp"]?.intValue == expected)
                 #expect(try await Self.storedXP(user) == expected)

@@ -41,33 +41,58 @@ public struct ChallengeTally: Sendable, Equatable {
 
     /// Progress of `challenge`, capped at its target; days outside the challenge's period are not counted.
     public func progress(of challenge: ChallengeChoice) -> Int {
-        let span = challenge.days
-        let inPeriod = days.filter { span.contains($0.key) }.values
+        min(count(challenge), challenge.target)
+    }
+
+    /// Progress of `challenge` with one more log, counted without copying the tally (a session asks this of every
+    /// open challenge on every LOG).
+    public func progress(of challenge: ChallengeChoice, adding log: LoggedFact) -> Int {
+        let base = count(challenge)
+        guard challenge.days.contains(log.day) else { return min(base, challenge.target) }
+        let counts = challenge.activity.map { $0 == log.activity } ?? true
+        let day = days[log.day]
         let value: Int
         switch challenge.kind {
-        case .logsToday, .sessionsToday:
-            value = inPeriod.reduce(0) { sum, day in sum + (challenge.activity.map { day.logsByActivity[$0] ?? 0 } ?? day.logs) }
-        case .amountToday, .minutesToday:
-            value = inPeriod.reduce(0) { sum, day in sum + (challenge.activity.map { day.amountByActivity[$0] ?? 0 } ?? day.amount) }
-        case .distinctToday:
-            value = Set(inPeriod.flatMap(\.logsByActivity.keys)).count
-        case .beforeHour:
-            value = inPeriod.contains { ($0.earliestLocalHour ?? Int.max) < (challenge.hour ?? 0) } ? 1 : 0
-        case .keepStreak:
-            value = inPeriod.contains(where: \.isActive) ? 1 : 0
-        case .lessonToday:
-            value = inPeriod.contains { $0.lessons > 0 } ? 1 : 0
-        case .activeDaysWeek:
-            value = inPeriod.count(where: \.isActive)
+        case .logsToday, .sessionsToday: value = base + (counts ? 1 : 0)
+        case .amountToday, .minutesToday: value = base + (counts ? log.amount : 0)
+        case .distinctToday: value = base + (activities(in: challenge.days).contains(log.activity) ? 0 : 1)
+        case .beforeHour: value = log.localHour < (challenge.hour ?? 0) ? 1 : base
+        case .keepStreak: value = 1
+        case .lessonToday: value = base
+        case .activeDaysWeek: value = base + (day?.isActive == true ? 0 : 1)
         }
         return min(value, challenge.target)
     }
 
-    /// Progress of `challenge` with one more log (nothing is changed here).
-    public func progress(of challenge: ChallengeChoice, adding log: LoggedFact) -> Int {
-        var tally = self
-        tally.add(log)
-        return tally.progress(of: challenge)
+    /// The uncapped count of `challenge` over the days of its period.
+    private func count(_ challenge: ChallengeChoice) -> Int {
+        let span = challenge.days
+        var value = 0
+        switch challenge.kind {
+        case .distinctToday:
+            return activities(in: span).count
+        default:
+            break
+        }
+        for (day, figures) in days where span.contains(day) {
+            switch challenge.kind {
+            case .logsToday, .sessionsToday: value += challenge.activity.map { figures.logsByActivity[$0] ?? 0 } ?? figures.logs
+            case .amountToday, .minutesToday: value += challenge.activity.map { figures.amountByActivity[$0] ?? 0 } ?? figures.amount
+            case .beforeHour: if (figures.earliestLocalHour ?? Int.max) < (challenge.hour ?? 0) { value = 1 }
+            case .keepStreak: if figures.isActive { value = 1 }
+            case .lessonToday: if figures.lessons > 0 { value = 1 }
+            case .activeDaysWeek: if figures.isActive { value += 1 }
+            case .distinctToday: break
+            }
+        }
+        return value
+    }
+
+    /// The activities logged on the days of `span`.
+    private func activities(in span: ClosedRange<LocalDay>) -> Set<String> {
+        var activities: Set<String> = []
+        for (day, figures) in days where span.contains(day) { activities.formUnion(figures.logsByActivity.keys) }
+        return activities
     }
 
     /// The active days (a live log or a lesson completion) before `day`.

@@ -16,6 +16,7 @@ import Synchronization
 /// lets every connection answer what it has received, says `BYE` and returns.
 public final class LaurelServer: Service, Sendable {
     private let services: ServerResources
+    private let storedPushes: StoredPushDelivery
     private let storeEvents: AsyncStream<StoreEvent>
     private let onListening: @Sendable (SocketAddress) -> Void
     private let shuttingDown = Atomic<Bool>(false)
@@ -27,6 +28,7 @@ public final class LaurelServer: Service, Sendable {
         onListening: @escaping @Sendable (SocketAddress) -> Void = { _ in }
     ) {
         self.services = ServerResources(configuration: configuration, store: store, catalog: catalog, metrics: metrics, logger: logger)
+        self.storedPushes = StoredPushDelivery(registry: services.registry, store: store)
         self.storeEvents = storeEvents
         self.onListening = onListening
     }
@@ -119,7 +121,7 @@ public final class LaurelServer: Service, Sendable {
                 await services.registry.closeConnections(of: user, reason: "account_deleted")
             case .pushesStored(let user, let seq):
                 services.registry.session(of: user)?.stateCache.noteStoredPushes(through: seq)
-                await services.registry.catchUp(user, through: seq, store: services.store)
+                storedPushes.announce(user, through: seq)
             case .stateVersion(let user, let version):
                 services.registry.session(of: user)?.stateCache.noteVersion(version)
             case .resumed:
@@ -153,7 +155,7 @@ public final class LaurelServer: Service, Sendable {
                 cache.noteVersion(mark.stateVersion)
                 cache.noteStoredPushes(through: mark.lastSeq)
             }
-            await services.registry.catchUp(user, through: mark.lastSeq, store: services.store)
+            storedPushes.announce(user, through: mark.lastSeq)
         }
     }
 }

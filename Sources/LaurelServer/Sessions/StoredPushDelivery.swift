@@ -1,0 +1,50 @@
+import LaurelCore
+import LaurelStore
+import Synchronization
+
+/// Brings pushes stored elsewhere (another instance's LOG, an operator's grant, the end of a premium period) to
+/// this instance's connections without holding up the store's other events. Each announced user is caught up on
+/// a task of its own, one at a time per user; seqs announced while it runs make it run once more, up to the newest.
+/// (Caught up one after the other, every user waited for every earlier user's read: under two instances' load the
+/// pushes fell seconds behind.)
+final class StoredPushDelivery: Sendable {
+    /// The users being caught up now, with the newest seq announced for each.
+    private let announced = Mutex<[UserID: Int64]>([:])
+    private let registry: SessionRegistry
+    private let store: any LaurelStore
+
+    init(registry: SessionRegistry, store: any LaurelStore) {
+        self.registry = registry
+        self.store = store
+    }
+
+    /// Pushes up to `seq` are stored for `user`: the user's connections here get those they have not had.
+    func announce(_ user: UserID, through seq: Int64) {
+        let starts = announced.withLock { announced in
+            if let newest = announced[user] {
+                announced[user] = max(newest, seq)
+                return false
+            }
+            announced[user] = seq
+            return true
+        }
+        guard starts else { return }
+        Task { await self.catchUp(user, through: seq) }
+    }
+
+    private func catchUp(_ user: UserID, through first: Int64) async {
+        var seq = first
+        while true {
+            await registry.catchUp(user, through: seq, store: store)
+            let next: Int64? = announced.withLock { announced in
+                guard let newest = announced[user], newest > seq else {
+                    announced[user] = nil
+                    return nil
+                }
+                return newest
+            }
+            guard let next else { return }
+            seq = next
+        }
+    }
+}

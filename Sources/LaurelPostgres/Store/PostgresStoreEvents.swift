@@ -34,13 +34,17 @@ public enum PostgresStoreEvents {
     /// The events of one notification; nil when it is not one this server knows.
     static func events(from payload: String) -> [StoreEvent]? {
         guard case .object(let object)? = try? JSONParser.parse(payload), case .string(let name)? = object["event"] else { return nil }
-        if name == "state_versions" {
-            // {"users": [[user_id, state_version], ...]}
-            guard case .array(let pairs)? = object["users"] else { return nil }
-            return pairs.compactMap { pair in
+        // Announced many users to a notification: {"users": [[user_id, number], ...]}.
+        if case .array(let pairs)? = object["users"] {
+            let numbered = pairs.compactMap { pair -> (UserID, Int64)? in
                 guard case .array(let values) = pair, values.count == 2,
-                      case .int(let user) = values[0], case .int(let version) = values[1] else { return nil }
-                return .stateVersion(UserID(Int64(user)), version: Int64(version))
+                      case .int(let user) = values[0], case .int(let number) = values[1] else { return nil }
+                return (UserID(Int64(user)), Int64(number))
+            }
+            switch name {
+            case "state_versions": return numbered.map { .stateVersion($0, version: $1) }
+            case "pushes_stored": return numbered.map { .pushesStored($0, seq: $1) }
+            default: return nil
             }
         }
         guard case .int(let id)? = object["user_id"] else { return nil }

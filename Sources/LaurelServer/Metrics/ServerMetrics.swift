@@ -40,6 +40,8 @@ public final class ServerMetrics: Sendable {
     private let transactionalFallbacks: CoreMetrics.Counter
     /// Times a session put a day's challenges on its board (choosing those nobody had chosen yet).
     private let challengeBoardLoads: CoreMetrics.Counter
+    /// Reads of stored pushes a user's connections here had not had when their announcement came.
+    let pushCatchUpReads: CoreMetrics.Counter
     /// Made once for every verb and error code there is, so that counting a request takes no lock.
     private let byVerb: [String: VerbMetrics]
     private let byErrorCode: [String: CoreMetrics.Counter]
@@ -81,6 +83,7 @@ public final class ServerMetrics: Sendable {
         staleRetries = counter("laurel_transaction_retries_total", [("reason", "stale_version")])
         transactionalFallbacks = counter("laurel_transaction_retries_total", [("reason", "transactional_path")])
         challengeBoardLoads = counter("laurel_challenge_boards_loaded_total")
+        pushCatchUpReads = counter("laurel_push_catch_up_reads_total")
         byVerb = Dictionary(uniqueKeysWithValues: VerbTable.routes.map { route in
             (route.verb, VerbMetrics(
                 requests: counter("laurel_requests_total", [("verb", route.verb)]),

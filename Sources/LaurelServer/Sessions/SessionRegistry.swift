@@ -68,6 +68,12 @@ final class SessionRegistry: Sendable {
         }
     }
 
+    /// Whether a connection of the user here has not had every push up to `seq`.
+    func hasUndelivered(_ user: UserID, through seq: Int64) async -> Bool {
+        for lineWriter in lineWriters(of: user) where await lineWriter.deliveredThrough < seq { return true }
+        return false
+    }
+
     /// Delivers pushes stored up to `seq` (by this instance or another) to the user's connections here that
     /// have not had them; connections that have (the usual case on the instance that stored them) cost nothing.
     func catchUp(_ user: UserID, through seq: Int64, store: any LaurelStore) async {
@@ -78,6 +84,7 @@ final class SessionRegistry: Sendable {
             if delivered < seq { behind.append((lineWriter, delivered)) }
         }
         guard let oldest = behind.map(\.1).min() else { return }
+        metrics.pushCatchUpReads.increment()
         guard let missed = try? await store.read(user: user, { try $0.pushes(after: oldest, limit: 1000) }) else { return }
         for (lineWriter, _) in behind {
             for push in missed { await lineWriter.deliver(push) }

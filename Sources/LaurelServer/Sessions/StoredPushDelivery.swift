@@ -35,6 +35,7 @@ final class StoredPushDelivery: Sendable {
     private func catchUp(_ user: UserID, through first: Int64) async {
         var seq = first
         while true {
+            await settle(user, through: seq)
             await registry.catchUp(user, through: seq, store: store)
             let next: Int64? = announced.withLock { announced in
                 guard let newest = announced[user], newest > seq else {
@@ -47,4 +48,21 @@ final class StoredPushDelivery: Sendable {
             seq = next
         }
     }
+
+    /// Lets a request of this instance that stored the pushes deliver them itself first: its announcement often
+    /// arrives before the request has its answer (the notification leaves at commit). The user's writes ahead in
+    /// the turn have committed once it comes round, and their pushes follow their answers a moment later. Without
+    /// this, most LOGs with pushes cost a read of pushes already on their way (measured: 1,800 reads in a closed
+    /// and an open loop on one instance).
+    private func settle(_ user: UserID, through seq: Int64) async {
+        guard let session = registry.session(of: user) else { return }
+        _ = try? await session.inTurn {}
+        for _ in 0..<Self.settlingChecks {
+            guard await registry.hasUndelivered(user, through: seq) else { return }
+            try? await Task.sleep(for: Self.settlingPause)
+        }
+    }
+
+    private static let settlingChecks = 3
+    private static let settlingPause = Duration.milliseconds(5)
 }

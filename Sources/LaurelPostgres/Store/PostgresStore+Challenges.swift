@@ -8,25 +8,29 @@ import LaurelStore
 /// stored. Whoever chose first, every connection and instance gets the same challenges back.
 extension PostgresStore {
     public func storeChallenges(user: UserID, _ choices: [ChallengeChoice]) async throws(StoreError) -> [StoredChallenge] {
-        let rows = choices.map { JSONValue.object(Self.challengeRow($0)) }
         do {
-            return try await pool.withConnection { connection in
-                try connection.query(
-                    """
-                    SELECT period, slot, kind, title, target, xp, activity_id, hour, to_char(period_start, 'YYYY-MM-DD') AS start,
-                           \(PostgresTimestamp.column("completed_at", as: "completed_us"))
-                      FROM laurel.store_challenges($1::bigint, $2::jsonb)
-                    """,
-                    [.int(Int(user.rawValue)), .text(JSONValue.array(rows).serialized())]
-                ).map { row in
-                    guard let period = ChallengePeriod(rawValue: try row.string("period")) else {
-                        throw StoreError.failed("a stored challenge has an unknown period")
-                    }
-                    return try PostgresUserRecords.challenge(row, period: period)
-                }
-            }
+            return try await pool.withConnection { connection in try Self.storeChallenges(choices, of: user, on: connection) }
         } catch {
             throw StoreError(error)
+        }
+    }
+
+    /// `laurel.store_challenges` on `connection`: the periods of `choices` stored unless they have challenges, and
+    /// what those periods have now. A transaction that holds the user's lock calls it too.
+    static func storeChallenges(_ choices: [ChallengeChoice], of user: UserID, on connection: PostgresConnection) throws -> [StoredChallenge] {
+        let rows = choices.map { JSONValue.object(challengeRow($0)) }
+        return try connection.query(
+            """
+            SELECT period, slot, kind, title, target, xp, activity_id, hour, to_char(period_start, 'YYYY-MM-DD') AS start,
+                   \(PostgresTimestamp.column("completed_at", as: "completed_us"))
+              FROM laurel.store_challenges($1::bigint, $2::jsonb)
+            """,
+            [.int(Int(user.rawValue)), .text(JSONValue.array(rows).serialized())]
+        ).map { row in
+            guard let period = ChallengePeriod(rawValue: try row.string("period")) else {
+                throw StoreError.failed("a stored challenge has an unknown period")
+            }
+            return try PostgresUserRecords.challenge(row, period: period)
         }
     }
 

@@ -15,20 +15,9 @@ extension PostgresUserRecords {
     }
 
     func storeChallenges(_ choices: [ChallengeChoice], period: ChallengePeriod, startingOn start: LocalDay) throws -> [StoredChallenge] {
-        // A period is chosen once, as a whole: the writer holds the user's lock, so nobody chooses in between.
-        let stored = try challenges(period, startingOn: start)
-        guard stored.isEmpty else { return stored }
-        for choice in choices {
-            try connection.execute(
-                """
-                INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, activity_id, hour)
-                VALUES ($1::bigint, $2::text, $3::date, $4::smallint, $5::text, $6::text, $7::integer, $8::integer, $9::text, $10::smallint)
-                """,
-                [userParameter, .text(period.rawValue), .text(start.description), .int(choice.slot), .text(choice.kind.rawValue),
-                 .text(choice.title), .int(choice.target), .int(choice.xp), choice.activity.map(PostgresValue.text) ?? .null,
-                 choice.hour.map(PostgresValue.int) ?? .null])
-        }
-        return try challenges(period, startingOn: start)
+        // The statement a session's choice goes through too; the transaction holds the user's lock already.
+        try PostgresStore.storeChallenges(choices, of: user, on: connection)
+            .filter { $0.choice.period == period && $0.choice.periodStart == start }
     }
 
     func completeChallenge(_ challenge: ChallengeChoice, at: Date) throws -> Bool {

@@ -65,12 +65,27 @@ struct ChallengeBoard: Sendable {
     /// Takes on the stored challenges of the periods that were unchosen (chosen here or by someone else first); a
     /// period with none stays without (the user could do none of its kinds).
     mutating func takeChosen(_ stored: [StoredChallenge]) {
+        add(stored)
+        unchosen = []
+        history = nil
+    }
+
+    /// Takes on what the store holds for the board's day and week (a catch-up tells it): challenges chosen elsewhere
+    /// for a period that is unchosen here, and completions.
+    mutating func takeStored(_ stored: [StoredChallenge]) {
+        let chosenElsewhere = stored.filter { unchosen.contains($0.choice.period) && $0.choice.periodStart == $0.choice.period.start(of: day) }
+        add(chosenElsewhere)
+        unchosen.removeAll { period in chosenElsewhere.contains { $0.choice.period == period } }
+        if unchosen.isEmpty { history = nil }
+        complete(Dictionary(stored.compactMap { row in row.completedAt.map { (row.choice.id, $0) } }, uniquingKeysWith: min))
+    }
+
+    /// Adds stored challenges, keeping the day's before the week's, by slot.
+    private mutating func add(_ stored: [StoredChallenge]) {
         let order = ChallengePeriod.allCases
         challenges = (challenges + stored).sorted {
             (order.firstIndex(of: $0.choice.period) ?? 0, $0.choice.slot) < (order.firstIndex(of: $1.choice.period) ?? 0, $1.choice.slot)
         }
-        unchosen = []
-        history = nil
     }
 
     func progress(of challenge: ChallengeChoice) -> Int {
@@ -88,22 +103,6 @@ struct ChallengeBoard: Sendable {
     /// which only a writing unit of work completes).
     var hasReachedOpenChallenge: Bool {
         challenges.contains { $0.completedAt == nil && progress(of: $0.choice) >= $0.choice.target }
-    }
-
-    /// Takes on what the store holds for the board's day and week (a catch-up tells it): challenges chosen elsewhere
-    /// for a period that is unchosen here, and completions.
-    mutating func takeStored(_ stored: [StoredChallenge]) {
-        let chosenElsewhere = stored.filter { row in
-            unchosen.contains(row.choice.period) && row.choice.periodStart == row.choice.period.start(of: day)
-        }
-        if !chosenElsewhere.isEmpty {
-            let periods = Set(chosenElsewhere.map(\.choice.period))
-            let stillUnchosen = unchosen.filter { !periods.contains($0) }
-            let kept = history
-            takeChosen(chosenElsewhere)
-            (unchosen, history) = (stillUnchosen, stillUnchosen.isEmpty ? nil : kept)
-        }
-        complete(Dictionary(stored.compactMap { row in row.completedAt.map { (row.choice.id, $0) } }, uniquingKeysWith: min))
     }
 
     /// Marks completed the board's challenges named in `moments` (by `ChallengeChoice.id`) at those moments.

@@ -35,6 +35,10 @@ struct ConnectionTally: Sendable {
     /// nothing) and is given its full range by `prepareForLoad()`.
     var latency = Histogram<UInt32>(numberOfSignificantValueDigits: .three)
     var lastMeasuredResponse: ContinuousClock.Instant?
+    /// With `--latency-timeline`, when the measurement starts and how long a slice is; each measured acknowledged
+    /// LOG then also goes into `latencySamples` (see `LatencyTimeline`).
+    var timeline: (measureStart: ContinuousClock.Instant, slice: Duration)?
+    var latencySamples: [UInt64] = []
 
     /// Whether any LOG of this connection was acknowledged, warm-up included.
     var hasLogged = false
@@ -84,7 +88,12 @@ struct ConnectionTally: Sendable {
             }
             if measured {
                 acknowledged += 1
-                latency.record((now - sentAt).wholeMicroseconds)
+                let microseconds = (now - sentAt).wholeMicroseconds
+                latency.record(microseconds)
+                if let timeline {
+                    latencySamples.append(LatencyTimeline.sample(
+                        sentAt: sentAt, measureStart: timeline.measureStart, slice: timeline.slice, latencyMicroseconds: microseconds))
+                }
                 lastMeasuredResponse = now
             }
             return true

@@ -31,6 +31,10 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     @Option(help: "Load before the measurement starts, left out of the figures.") var warmup = "0s"
     @Option(help: "An achievement every user that logged must have unlocked and been pushed; empty for none (standfit: first_exercise, mindful: first_step).")
     var expectUnlock = "first_exercise"
+    @Option(help: "Also report the latency of each slice this long of the measurement (1s, 100ms), each LOG in the slice it was sent in.")
+    var latencyTimeline: String?
+    @Option(help: "The users' time zone: an IANA name, or midday for a fixed-offset zone where the run starts between 12:00 and 13:00, so that time-of-day achievements stay out of it whenever it runs.")
+    var timeZone = "UTC"
     @Flag(help: "Keep the load users afterwards instead of deleting them.") var keepUsers = false
     @Option(help: "Give each user this many past logs first (stored through SQL, spread over the past year), to measure logging against a long history.")
     var seedLogs = 0
@@ -57,6 +61,12 @@ struct LaurelLoadCommand: AsyncParsableCommand {
             }
         }
         guard DurationText.parse(warmup) != nil else { throw ValidationError("--warmup must be a duration such as 0s, 500ms or 10s") }
+        if let latencyTimeline {
+            guard let slice = DurationText.parse(latencyTimeline), slice >= .milliseconds(1) else {
+                throw ValidationError("--latency-timeline must be a duration of at least 1ms such as 1s or 100ms")
+            }
+        }
+        guard !timeZone.isEmpty else { throw ValidationError("--time-zone must not be empty") }
         guard !activity.isEmpty else { throw ValidationError("--activity must not be empty") }
     }
 
@@ -67,8 +77,9 @@ struct LaurelLoadCommand: AsyncParsableCommand {
         let plan = makePlan()
         let connectionString = try LoadDatabase.connectionString(flag: databaseURL)
 
-        let roster = LoadUserRoster(connectionString: connectionString, runID: plan.runID, logger: logger)
-        Self.status("run \(plan.runID): creating \(plan.users) users")
+        let zone = LoadTimeZone.resolve(timeZone)
+        let roster = LoadUserRoster(connectionString: connectionString, runID: plan.runID, timeZone: zone, logger: logger)
+        Self.status("run \(plan.runID): creating \(plan.users) users in \(zone)")
         let created: [LoadUser]
         do {
             created = try await roster.create(count: plan.users)
@@ -111,7 +122,7 @@ struct LaurelLoadCommand: AsyncParsableCommand {
             host: host, ports: port.isEmpty ? [7420] : port, users: users, connections: connections,
             pace: pace, stop: stop, warmup: DurationText.parse(warmup) ?? .zero,
             activity: activity, expectedUnlock: expectUnlock.isEmpty ? nil : expectUnlock,
-            runID: Self.makeRunID())
+            latencyTimelineSlice: latencyTimeline.flatMap(DurationText.parse), runID: Self.makeRunID())
     }
 
     private static func makeRunID() -> String {

@@ -37,6 +37,7 @@ struct LoadConnection: Sendable {
                 guard authenticated else { return }
                 if plan.pace != .idle { tally.prepareForLoad() }
                 let start = await coordinator.startSignal.wait()
+                if let slice = plan.latencyTimelineSlice { tally.timeline = (start.window.measureStart, slice) }
                 switch plan.pace {
                 case .closedLoop(let pipeline):
                     await runClosedLoop(pipeline: pipeline, start: start, &lines, outbound, &tally)

@@ -34,6 +34,8 @@ struct LoadPlan: Sendable {
     /// An achievement every user that logged at least once must have unlocked (the catalog's first-log
     /// milestone), counted as expected even when no response reported it; nil to rely on responses alone.
     var expectedUnlock: String?
+    /// When set, the report also breaks the latency down into slices of the measurement this long (`LatencyTimeline`).
+    var latencyTimelineSlice: Duration?
     /// Names this run's users and log ids, so runs never collide.
     var runID: String
 

@@ -44,6 +44,18 @@ extension LoadReport {
         object["pushes"] = Self.counts(pushes)
         object["connection_failures"] = Self.counts(connectionFailures)
         object["bye_reasons"] = Self.counts(byeReasons)
+        if let latencyTimeline {
+            object["latency_timeline"] = .object([
+                "slice_ms": .int(latencyTimeline.sliceMilliseconds),
+                "slices": .array(latencyTimeline.slices.map { slice in
+                    .object([
+                        "start_ms": .int(slice.startMilliseconds), "logs": .int(slice.logs),
+                        "p50": .double(Self.rounded(slice.p50Milliseconds)), "p99": .double(Self.rounded(slice.p99Milliseconds)),
+                        "max": .double(Self.rounded(slice.maxMilliseconds)),
+                    ])
+                }),
+            ])
+        }
         return .object(object)
     }
 
@@ -83,6 +95,11 @@ extension LoadReport {
         if !byeReasons.isEmpty { connections += "; BYE: " + Self.listing(byeReasons) }
         lines.append("  connections  " + connections)
         if let firstFailure { lines.append("  first failure  " + firstFailure) }
+        if let latencyTimeline { lines.append("  latency ms by slice of \(latencyTimeline.sliceMilliseconds) ms, from the start of the measurement") }
+        for slice in latencyTimeline?.slices ?? [] {
+            lines.append("  \(String(format: "%7d", slice.startMilliseconds)) ms  \(slice.logs) logs  p50 \(milliseconds(slice.p50Milliseconds))"
+                + "  p99 \(milliseconds(slice.p99Milliseconds))  max \(milliseconds(slice.maxMilliseconds))")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -21,6 +21,8 @@ struct LoadReport: Sendable {
     let unlockPushLatency: UnlockPushLatency
     let pushes: [String: Int]
     let byeReasons: [String: Int]
+    /// Only with `--latency-timeline`.
+    let latencyTimeline: LatencyTimeline?
 
     init(plan: LoadPlan, outcome: LoadRunner.Outcome) {
         self.plan = plan
@@ -53,6 +55,7 @@ struct LoadReport: Sendable {
         self.latency = latency
         unlocks = UnlockCheck(tallies: tallies, expectedUnlock: plan.expectedUnlock)
         unlockPushLatency = UnlockPushLatency(tallies: tallies)
+        latencyTimeline = plan.latencyTimelineSlice.map { LatencyTimeline(tallies: tallies, slice: $0) }
 
         var elapsed = Duration.zero
         if let window = outcome.window {

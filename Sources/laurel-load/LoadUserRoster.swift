@@ -14,21 +14,24 @@ struct LoadUser: Sendable {
 struct LoadUserRoster: Sendable {
     private let pool: PostgresPool
     private let runID: String
+    private let timeZone: String
     /// Users per statement: one round trip for many users, yet batches small enough to keep both of the pool's
     /// connections busy, since creating a user costs the database tens of milliseconds.
     private let batchSize = 25
 
-    init(connectionString: String, runID: String, logger: Logger) {
+    init(connectionString: String, runID: String, timeZone: String, logger: Logger) {
         self.pool = PostgresPool(
             configuration: PostgresConfiguration(connectionString: connectionString, applicationName: "laurel-load", connectTimeoutSeconds: 5),
             size: 2, logger: logger)
         self.runID = runID
+        self.timeZone = timeZone
     }
 
     private var namePrefix: String { "load-\(runID)-" }
 
     func create(count: Int) async throws -> [LoadUser] {
         let prefix = namePrefix
+        let timeZone = timeZone
         let batches = stride(from: 0, to: count, by: batchSize).map { $0...min($0 + batchSize, count) - 1 }
         let created = try await withThrowingTaskGroup(of: [LoadUser].self) { group in
             for batch in batches {
@@ -37,9 +40,9 @@ struct LoadUserRoster: Sendable {
                         let rows = try connection.query("""
                             SELECT i, u.user_id, u.token
                               FROM generate_series($2::int, $3::int) AS i,
-                                   LATERAL laurel.create_user($1::text || i::text, 'UTC') AS u
+                                   LATERAL laurel.create_user($1::text || i::text, $4::text) AS u
                              ORDER BY i
-                            """, [.text(prefix), .int(batch.lowerBound), .int(batch.upperBound)])
+                            """, [.text(prefix), .int(batch.lowerBound), .int(batch.upperBound), .text(timeZone)])
                         return try rows.map { row in
                             let index = try row.int("i")
                             return LoadUser(index: index, name: prefix + String(index), userID: try row.int("user_id"), token: try row.string("token"))
@@ -63,12 +66,12 @@ struct LoadUserRoster: Sendable {
             try await pool.transaction { connection in
                 try connection.execute("""
                     INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, local_hour)
-                    SELECT $1::bigint, $2::text || n, a.id, 1 + n % 20, t, (t AT TIME ZONE 'UTC')::date,
-                           extract(hour FROM t AT TIME ZONE 'UTC')::smallint
+                    SELECT $1::bigint, $2::text || n, a.id, 1 + n % 20, t, (t AT TIME ZONE $5::text)::date,
+                           extract(hour FROM t AT TIME ZONE $5::text)::smallint
                       FROM generate_series(1, $3::int) AS n
                      CROSS JOIN LATERAL (SELECT now() - interval '1 day' - (n * interval '365 days' / $3::int) AS t) AS moment
                      JOIN laurel.activities a ON a.user_id IS NULL AND (a.id = $4::text OR lower(a.name) = lower($4::text))
-                    """, [.int(user.userID), .text("\(prefix)seed-"), .int(logs), .text(activity)])
+                    """, [.int(user.userID), .text("\(prefix)seed-"), .int(logs), .text(activity), .text(timeZone)])
                 try connection.execute("UPDATE laurel.progress SET state = NULL WHERE user_id = $1::bigint", [.int(user.userID)])
             }
         }

@@ -37,6 +37,10 @@ public protocol LaurelStore: Sendable {
     /// user's state version stays.
     func storeChallenges(user: UserID, _ choices: [ChallengeChoice]) async throws(StoreError) -> [StoredChallenge]
 
+    /// The user's pushes stored after `seq`, oldest first, at most `limit`, in one statement: how an instance
+    /// delivers pushes another one stored (a read transaction around it would cost three more round trips).
+    func pushes(of user: UserID, after seq: Int64, limit: Int) async throws(StoreError) -> [StoredPush]
+
     /// Where each of these users' stored state stands, in one statement; a user missing from the answer was deleted.
     func marks(of users: [UserID]) async throws(StoreError) -> [UserID: UserMarks]
 

@@ -85,7 +85,7 @@ final class SessionRegistry: Sendable {
         }
         guard let oldest = behind.map(\.1).min() else { return }
         metrics.pushCatchUpReads.increment()
-        guard let missed = try? await store.read(user: user, { try $0.pushes(after: oldest, limit: 1000) }) else { return }
+        guard let missed = try? await store.pushes(of: user, after: oldest, limit: 1000) else { return }
         for (lineWriter, _) in behind {
             for push in missed { await lineWriter.deliver(push) }
         }

@@ -4,7 +4,8 @@ import LaurelJSON
 import LaurelStore
 
 /// A session catching up with LOGs another instance stored: one statement, outside a transaction (a single
-/// statement sees one snapshot), checked against the run of versions only LOG commits made (sql/0010).
+/// statement sees one snapshot), checked against the run of versions only LOG commits made (sql/0010). The
+/// statement is `laurel.logs_since` (sql/0018).
 extension PostgresStore {
     public func logsSince(
         user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64, challengesOf day: LocalDay?
@@ -12,34 +13,10 @@ extension PostgresStore {
         let (daily, weekly) = (day.map { ChallengePeriod.daily.start(of: $0).description }, day.map { ChallengePeriod.weekly.start(of: $0).description })
         do {
             return try await pool.withConnection { connection in
-                // One row per log stored after `afterLogSeq` (or one without a log), each with the user's figures.
+                // One row per log stored after `afterLogSeq` (or one without a log), each with the user's figures
+                // (sql/0018: a plan made once per connection).
                 let rows = try connection.query(
-                    """
-                    SELECT u.state_version, u.last_seq,
-                           (u.log_run_end = u.state_version AND u.log_run_seq = u.last_seq
-                            AND u.log_run_start <= $2::bigint AND u.log_run_start_seq <= $3::bigint) AS logs_only,
-                           p.xp, p.level, p.max_level, p.current_streak, p.longest_streak, p.shown_streak::text AS shown_streak,
-                           (SELECT coalesce(json_object_agg(x.achievement_id, (extract(epoch FROM x.unlocked_at) * 1000000)::bigint), '{}')
-                              FROM laurel.unlocks x WHERE x.user_id = u.id)::text AS unlocks,
-                           laurel.challenge_xp(u.id) AS challenge_xp,
-                           (SELECT coalesce(json_agg(json_build_object(
-                                       'period', c.period, 'start', to_char(c.period_start, 'YYYY-MM-DD'), 'slot', c.slot, 'kind', c.kind,
-                                       'title', c.title, 'target', c.target, 'xp', c.xp, 'activity_id', c.activity_id, 'hour', c.hour,
-                                       'completed_us', (extract(epoch FROM c.completed_at) * 1000000)::bigint)), '[]')
-                              FROM laurel.challenges c
-                             WHERE c.user_id = u.id AND ((c.period = 'daily' AND c.period_start = $5::date)
-                                                         OR (c.period = 'weekly' AND c.period_start = $6::date)))::text AS challenges,
-                           l.seq, l.id, l.activity_id, l.amount, l.at_us, l.day, l.local_hour
-                      FROM laurel.users u
-                      LEFT JOIN laurel.progress p ON p.user_id = u.id
-                      LEFT JOIN LATERAL (
-                          SELECT seq, id, activity_id, amount, \(PostgresTimestamp.column("at", as: "at_us")),
-                                 to_char(day, 'YYYY-MM-DD') AS day, local_hour
-                            FROM laurel.logs WHERE user_id = u.id AND deleted_at IS NULL AND seq > $4::bigint
-                      ) l ON true
-                     WHERE u.id = $1::bigint
-                     ORDER BY l.seq
-                    """,
+                    "SELECT * FROM laurel.logs_since($1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::date, $6::date)",
                     [.int(Int(user.rawValue)), .int(Int(version)), .int(Int(lastSeq)), .int(Int(afterLogSeq)),
                      daily.map(PostgresValue.text) ?? .null, weekly.map(PostgresValue.text) ?? .null])
                 guard let first = rows.first else { throw StoreError.unknownUser }
@@ -66,7 +43,7 @@ extension PostgresStore {
             let row = value.objectValue ?? [:]
             guard let period = row["period"]?.stringValue.flatMap(ChallengePeriod.init(rawValue:)),
                   let kind = row["kind"]?.stringValue.flatMap(ChallengeKind.init(rawValue:)),
-                  let start = row["start"]?.stringValue.flatMap { LocalDay($0) },
+                  let start = row["start"]?.stringValue.flatMap({ LocalDay($0) }),
                   let slot = row["slot"]?.intValue, let title = row["title"]?.stringValue, let target = row["target"]?.intValue,
                   let xp = row["xp"]?.intValue else { throw StoreError.failed("a stored challenge could not be read") }
             let choice = ChallengeChoice(

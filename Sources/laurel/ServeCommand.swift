@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Database connections in the pool (env LAUREL_DB_POOL_SIZE; default 16).") var dbPoolSize: Int?
     @Option(help: "Most LOGs of different users stored in one transaction (group commit) (env LAUREL_COMMIT_BATCH; default 256).")
     var commitBatch: Int?
-    @Option(help: "Most group commits in flight at once, each on a pool connection (env LAUREL_COMMIT_FLUSHERS; default 2).")
+    @Option(help: "Most group commits in flight at once, each on a pool connection; another than the first starts only when 64 LOGs wait for each (env LAUREL_COMMIT_FLUSHERS; default 2).")
     var commitFlushers: Int?
     @Option(help: "Time a client has to AUTH (env LAUREL_AUTH_TIMEOUT; default 10s).") var authTimeout: String?
     @Option(help: "Time after which an idle connection is closed (env LAUREL_IDLE_TIMEOUT; default 300s).") var idleTimeout: String?

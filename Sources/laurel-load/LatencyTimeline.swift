@@ -4,13 +4,14 @@ import LaurelCore
 /// the slice it was sent in (its intended send time in the open loop). A whole-run p99 cannot tell a tail spread
 /// evenly over the run from a stall in its first second; this can.
 struct LatencyTimeline: Sendable {
-    /// One slice: how many LOGs sent in it were acknowledged, and their latencies.
+    /// One slice: how many LOGs sent in it were acknowledged, and their latencies (nil when none was: a slice
+    /// whose LOGs all went unanswered is listed too, since that is the stall a timeline is for).
     struct Slice: Sendable {
         let startMilliseconds: Int
         let logs: Int
-        let p50Milliseconds: Double
-        let p99Milliseconds: Double
-        let maxMilliseconds: Double
+        let p50Milliseconds: Double?
+        let p99Milliseconds: Double?
+        let maxMilliseconds: Double?
     }
 
     let sliceMilliseconds: Int
@@ -25,21 +26,23 @@ struct LatencyTimeline: Sendable {
     }
 
     init(tallies: [ConnectionTally], slice: Duration) {
-        sliceMilliseconds = Int(slice.inSeconds * 1000)
+        sliceMilliseconds = Int((slice / .milliseconds(1)).rounded())
         var bySlice: [Int: [UInt32]] = [:]
         for tally in tallies {
             for sample in tally.latencySamples {
                 bySlice[Int(sample >> 32), default: []].append(UInt32(truncatingIfNeeded: sample))
             }
         }
-        slices = bySlice.keys.sorted().map { [sliceMilliseconds] index in
-            let latencies = bySlice[index]!.sorted()
-            func at(_ percentile: Double) -> Double {
+        let last = bySlice.keys.max() ?? -1
+        slices = last < 0 ? [] : (0...last).map { [sliceMilliseconds] index in
+            let latencies = (bySlice[index] ?? []).sorted()
+            func at(_ percentile: Double) -> Double? {
+                guard !latencies.isEmpty else { return nil }
                 let rank = Int((percentile / 100 * Double(latencies.count)).rounded(.up)) - 1
                 return Double(latencies[min(max(rank, 0), latencies.count - 1)]) / 1000
             }
             return Slice(startMilliseconds: index * sliceMilliseconds, logs: latencies.count, p50Milliseconds: at(50),
-                         p99Milliseconds: at(99), maxMilliseconds: Double(latencies.last!) / 1000)
+                         p99Milliseconds: at(99), maxMilliseconds: latencies.last.map { Double($0) / 1000 })
         }
     }
 }

@@ -50,8 +50,8 @@ extension LoadReport {
                 "slices": .array(latencyTimeline.slices.map { slice in
                     .object([
                         "start_ms": .int(slice.startMilliseconds), "logs": .int(slice.logs),
-                        "p50": .double(Self.rounded(slice.p50Milliseconds)), "p99": .double(Self.rounded(slice.p99Milliseconds)),
-                        "max": .double(Self.rounded(slice.maxMilliseconds)),
+                        "p50": Self.milliseconds(slice.p50Milliseconds), "p99": Self.milliseconds(slice.p99Milliseconds),
+                        "max": Self.milliseconds(slice.maxMilliseconds),
                     ])
                 }),
             ])
@@ -97,10 +97,15 @@ extension LoadReport {
         if let firstFailure { lines.append("  first failure  " + firstFailure) }
         if let latencyTimeline { lines.append("  latency ms by slice of \(latencyTimeline.sliceMilliseconds) ms, from the start of the measurement") }
         for slice in latencyTimeline?.slices ?? [] {
-            lines.append("  \(String(format: "%7d", slice.startMilliseconds)) ms  \(slice.logs) logs  p50 \(milliseconds(slice.p50Milliseconds))"
-                + "  p99 \(milliseconds(slice.p99Milliseconds))  max \(milliseconds(slice.maxMilliseconds))")
+            let figure = { (value: Double?) in value.map(milliseconds) ?? "-" }
+            lines.append("  \(String(format: "%7d", slice.startMilliseconds)) ms  \(slice.logs) logs  p50 \(figure(slice.p50Milliseconds))"
+                + "  p99 \(figure(slice.p99Milliseconds))  max \(figure(slice.maxMilliseconds))")
         }
         return lines.joined(separator: "\n")
+    }
+
+    private static func milliseconds(_ value: Double?) -> JSONValue {
+        value.map { .double(rounded($0)) } ?? .null
     }
 
     private static func rounded(_ value: Double) -> Double {

@@ -40,7 +40,8 @@ final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
         self.pool = pool
         self.maxBatch = max(1, maxBatch)
         self.maxFlushers = max(1, maxFlushers)
-        self.backlogPerFlusher = max(1, backlogPerFlusher)
+        // A batch no larger than the backlog would leave writes waiting rounds while a connection sits idle.
+        self.backlogPerFlusher = max(1, min(backlogPerFlusher, maxBatch))
         self.flush = flush
     }
 

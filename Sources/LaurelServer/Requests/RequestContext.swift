@@ -14,6 +14,9 @@ final class ServerResources: Sendable {
     let engine: ProgressEngine
     let metrics: ServerMetrics
     let logger: Logger
+    /// Lets 32 connections answer their first requests at once (twice the default database pool: more would
+    /// only wait for it).
+    let authentications = AuthenticationGate(limit: 32)
 
     init(configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog, metrics: ServerMetrics, logger: Logger) {
         self.metrics = metrics

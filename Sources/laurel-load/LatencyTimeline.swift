@@ -1,3 +1,4 @@
+import Histogram
 import LaurelCore
 
 /// The latency of measured LOGs slice by slice of the measurement (`--latency-timeline 1s`, `100ms`), each LOG in
@@ -27,22 +28,22 @@ struct LatencyTimeline: Sendable {
 
     init(tallies: [ConnectionTally], slice: Duration) {
         sliceMilliseconds = Int((slice / .milliseconds(1)).rounded())
-        var bySlice: [Int: [UInt32]] = [:]
+        // The same histograms as the whole run's figures, one per slice.
+        var bySlice: [Int: Histogram<UInt32>] = [:]
         for tally in tallies {
             for sample in tally.latencySamples {
-                bySlice[Int(sample >> 32), default: []].append(UInt32(truncatingIfNeeded: sample))
+                bySlice[Int(sample >> 32), default: Histogram(numberOfSignificantValueDigits: .three)]
+                    .record(UInt64(UInt32(truncatingIfNeeded: sample)))
             }
         }
         let last = bySlice.keys.max() ?? -1
         slices = last < 0 ? [] : (0...last).map { [sliceMilliseconds] index in
-            let latencies = (bySlice[index] ?? []).sorted()
-            func at(_ percentile: Double) -> Double? {
-                guard !latencies.isEmpty else { return nil }
-                let rank = Int((percentile / 100 * Double(latencies.count)).rounded(.up)) - 1
-                return Double(latencies[min(max(rank, 0), latencies.count - 1)]) / 1000
-            }
-            return Slice(startMilliseconds: index * sliceMilliseconds, logs: latencies.count, p50Milliseconds: at(50),
-                         p99Milliseconds: at(99), maxMilliseconds: latencies.last.map { Double($0) / 1000 })
+            let latencies = bySlice[index]
+            func milliseconds(_ value: UInt64) -> Double { Double(value) / 1000 }
+            return Slice(startMilliseconds: index * sliceMilliseconds, logs: Int(latencies?.totalCount ?? 0),
+                         p50Milliseconds: latencies.map { milliseconds($0.valueAtPercentile(50)) },
+                         p99Milliseconds: latencies.map { milliseconds($0.valueAtPercentile(99)) },
+                         maxMilliseconds: latencies.map { milliseconds($0.max) })
         }
     }
 }

@@ -109,7 +109,10 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "LaurelCoreTests", dependencies: ["LaurelCore", "LaurelJSON"], swiftSettings: strict),
+        // What every test target shares: the seeded random generator property and fuzz tests replay from.
+        .target(name: "LaurelTestSupport", path: "Tests/LaurelTestSupport", swiftSettings: strict),
+
+        .testTarget(name: "LaurelCoreTests", dependencies: ["LaurelCore", "LaurelJSON", "LaurelTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LaurelProtocolTests",
             dependencies: [
@@ -119,10 +122,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The store's pure parts without a database: group commit's bookkeeping, the commit's encoding, events.
+        .testTarget(
+            name: "LaurelPostgresTests", dependencies: ["LaurelPostgres", "LaurelStore", "LaurelCore", "LaurelJSON"], swiftSettings: strict),
+        // The server's parts that need no socket or database: rendering, the authentication gate, session progress.
+        .testTarget(
+            name: "LaurelServerTests",
+            dependencies: ["LaurelServer", "LaurelStore", "LaurelCore", "LaurelJSON", "LaurelProtocol", "LaurelTestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "LaurelIntegrationTests",
             dependencies: [
-                "LaurelServer", "LaurelPostgres", "LaurelProtocol", "LaurelCore", "LaurelStore", "LaurelJSON",
+                "LaurelServer", "LaurelPostgres", "LaurelProtocol", "LaurelCore", "LaurelStore", "LaurelJSON", "LaurelTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -132,8 +143,6 @@ let package = Package(
             swiftSettings: strict
         ),
         // Reads the deployment files (Compose, Dockerfile, systemd unit, HAProxy) and checks that they hold together.
-        .testTarget(
-            name: "LaurelEngineTests", dependencies: ["LaurelServer", "LaurelStore", "LaurelCore", "LaurelJSON"], swiftSettings: strict),
         .testTarget(
             name: "LaurelDeployTests", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: strict),
     ]

@@ -1,52 +1,42 @@
+import Foundation
 import LaurelCore
+import LaurelJSON
 
-/// Everything the server keeps, seen from the server: authentication, and per-user units of work that run
-/// inside one database transaction. The PostgreSQL implementation lives in LaurelPostgres; the server knows only
-/// this protocol.
+/// Everything the server keeps, seen from the server. Every write of a user is one ``UserCommit``, stored only at
+/// the version it was decided against; reads of a user run against one snapshot (``UserReader``). The PostgreSQL
+/// implementation lives in LaurelPostgres; the server knows only this protocol.
 public protocol LaurelStore: Sendable {
     /// The user a token belongs to, or nil for an unknown or revoked token. Marks the user as seen.
     func authenticate(token: String) async throws(StoreError) -> AuthenticatedUser?
 
-    /// Runs `body` against the user's records in a read-only transaction.
-    func read<T: Sendable>(
-        user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
-    ) async throws -> T
+    /// Runs `body` against the user's stored state as one snapshot.
+    func read<T: Sendable>(user: UserID, _ body: @escaping @Sendable (any UserReader) throws -> T) async throws -> T
 
-    /// Runs `body` against the user's records in a transaction that holds the user's lock, so every writer
-    /// of one user, on any server instance, goes one after the other. Returns after the commit.
-    func write<T: Sendable>(
-        user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
-    ) async throws -> T
+    /// The user's stored state as a write reads and commits it without holding anything: reads in a snapshot of their
+    /// own, commits stored only at the version they were decided against (many users' together, group commit).
+    func access(to user: UserID) -> any UserAccess
 
-    /// Stores a LOG evaluated in the user's session, unless the user's state has moved on from the version it
-    /// was evaluated at; commits of many users that arrive together share one transaction. Returns after the
-    /// commit. A commit that fails (the user deleted, the database unreachable) throws and stores nothing.
-    func commitLog(_ commit: LogCommit) async throws(StoreError) -> LogCommit.Outcome
+    /// Runs `body` holding the user's lock, in one transaction: the route of a write that keeps finding its version
+    /// moved on. Every other writer of the user waits meanwhile; `body` reads and commits through the access it gets.
+    func withUserLocked<T: Sendable>(_ user: UserID, _ body: @Sendable (any UserAccess) async throws -> T) async throws -> T
 
-    /// What LOG commits changed since a session's `version` (at which it knew pushes up to `lastSeq`), the logs
-    /// after `afterLogSeq` among them and the stored challenges of the day `challengesOf` and its week, read in one
-    /// statement; nil when something other than LOG commits changed the user's state since (the session then loads
-    /// everything again).
-    func logsSince(
-        user: UserID, version: Int64, lastSeq: Int64, afterLogSeq: Int64, challengesOf day: LocalDay?
-    ) async throws(StoreError) -> LogsSince?
-
-    /// Stores the challenges chosen for periods that had none, in one statement: each period's choices are stored
-    /// unless the period has some already (chosen meanwhile by another connection or instance), and the stored
-    /// challenges of those periods are returned, in period and slot order. Choosing changes no figure, so the
-    /// user's state version stays.
-    func storeChallenges(user: UserID, _ choices: [ChallengeChoice]) async throws(StoreError) -> [StoredChallenge]
+    /// Keeps a session's running state, so that a later session adds the facts stored after it instead of reading
+    /// every fact; nothing changes when a newer one is kept, or when a write since recomputed the state.
+    func saveSnapshot(_ snapshot: ProgressSnapshot, of user: UserID) async throws(StoreError)
 
     /// The user's pushes stored after `seq`, oldest first, at most `limit`, in one statement: how an instance
-    /// delivers pushes another one stored (a read transaction around it would cost three more round trips).
+    /// delivers pushes another one stored.
     func pushes(of user: UserID, after seq: Int64, limit: Int) async throws(StoreError) -> [StoredPush]
+
+    /// Starts the user's trial (premium for 14 days, once per user ever) with the SUBSCRIPTION push that tells about
+    /// it. Nil when the trial was used before; nothing changes then.
+    func startTrial(of user: UserID) async throws(StoreError) -> StoredPush?
+
+    /// Removes the user and all their data; every instance closes the user's connections.
+    func deleteAccount(of user: UserID) async throws(StoreError)
 
     /// Where each of these users' stored state stands, in one statement; a user missing from the answer was deleted.
     func marks(of users: [UserID]) async throws(StoreError) -> [UserID: UserMarks]
-
-    /// Keeps the engine's state of the user at `version`, so that a later session need not rebuild it from the
-    /// facts (it adds the logs stored after it); nothing happens when a newer state is stored already.
-    func saveProgressState(user: UserID, state: String, version: Int64) async throws(StoreError)
 
     /// Whether the database answers a trivial statement now (for `/health`); never throws.
     func isReachable() async -> Bool
@@ -59,9 +49,24 @@ public protocol LaurelStore: Sendable {
     func installCatalog(_ catalog: Catalog) async throws(StoreError)
 
     /// Tells users whose premium period has ended since the last call (by this or any other instance): stores a
-    /// SUBSCRIPTION push for each whose subscription changed by it and announces it to every instance. Each end
-    /// is announced once, however many instances call this at the same time. Returns the number of pushes stored.
+    /// SUBSCRIPTION push for each whose subscription changed by it and announces it to every instance. Each end is
+    /// announced once, however many instances call this at the same time. Returns the number of pushes stored.
     func announceExpiredSubscriptions() async throws(StoreError) -> Int
+}
+
+/// How a write reaches one user's stored state: a read in one snapshot, a catch-up, and the commit. Without a lock
+/// (``LaurelStore/access(to:)``) a commit is stored only at the version it was decided against; under the user's lock
+/// (``LaurelStore/withUserLocked(_:_:)``) the same calls run in one transaction that no other writer of the user can
+/// come between.
+public protocol UserAccess: Sendable {
+    /// Runs `body` against the user's stored state as one snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any UserReader) throws -> T) async throws -> T
+    /// What was committed after a session's position, when a session can add it to what it holds; nil when something
+    /// else changed (the session then loads the user again). One statement.
+    func changes(since position: StoredPosition, periods: [ChallengeBook.Period]) async throws -> ProgressChanges?
+    /// Stores a decided write, unless the user's state has moved on from the version it was decided against. Returns
+    /// after the commit.
+    func commit(_ commit: UserCommit) async throws -> CommitOutcome
 }
 
 /// A user that presented a valid token.
@@ -89,10 +94,8 @@ public enum StoreError: Error, Sendable, Equatable {
 public enum StoreEvent: Sendable, Equatable {
     case tokensRevoked(UserID)
     case userDeleted(UserID)
-    /// The user has stored pushes up to `seq` (written by this or another instance).
-    case pushesStored(UserID, seq: Int64)
-    /// A write (of this or another instance) moved the user's state version to `version`.
-    case stateVersion(UserID, version: Int64)
+    /// A write (of this or another instance) moved the user's state to `version`, with pushes stored up to `lastSeq`.
+    case committed(UserID, version: Int64, lastSeq: Int64)
     /// The events start or start again after an interruption (the database connection that hears them was lost):
     /// any in between may be missing, so what connected users were shown is to be compared with the store
     /// (``LaurelStore/marks(of:)``).
@@ -102,12 +105,12 @@ public enum StoreEvent: Sendable, Equatable {
 /// Where a user's stored state stands: what the events about the user, had none been missed, would have said last.
 public struct UserMarks: Sendable, Equatable {
     /// The version the user's last write left.
-    public var stateVersion: Int64
+    public var version: Int64
     /// The seq of the user's newest stored push (0 before the first).
     public var lastSeq: Int64
 
-    public init(stateVersion: Int64, lastSeq: Int64) {
-        self.stateVersion = stateVersion
+    public init(version: Int64, lastSeq: Int64) {
+        self.version = version
         self.lastSeq = lastSeq
     }
 }

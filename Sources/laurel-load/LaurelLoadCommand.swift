@@ -38,6 +38,8 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     @Flag(help: "Keep the load users afterwards instead of deleting them.") var keepUsers = false
     @Option(help: "Give each user this many past logs first (stored through SQL, spread over the past year), to measure logging against a long history.")
     var seedLogs = 0
+    @Option(help: "Backfill every LOG: the n-th LOG of a connection is dated n mod N + 1 days before it is sent (1: all yesterday; 25: spread over the 25 days before today).")
+    var backfillDays = 0
 
     func validate() throws {
         guard port.allSatisfy({ (1...65535).contains($0) }) else { throw ValidationError("--port must be between 1 and 65535") }
@@ -68,6 +70,7 @@ struct LaurelLoadCommand: AsyncParsableCommand {
         }
         guard !timeZone.isEmpty else { throw ValidationError("--time-zone must not be empty") }
         guard !activity.isEmpty else { throw ValidationError("--activity must not be empty") }
+        guard (0...29).contains(backfillDays) else { throw ValidationError("--backfill-days must be between 0 and 29 (the backfill window is 30 days)") }
     }
 
     func run() async throws {
@@ -118,11 +121,13 @@ struct LaurelLoadCommand: AsyncParsableCommand {
         let pace: LoadPlan.Pace = idle ? .idle : rate.map { .openLoop(logsPerSecond: $0) } ?? .closedLoop(pipeline: pipeline ?? 1)
         let stop: LoadPlan.Stop = count.map { .afterAcknowledged($0) }
             ?? .afterDuration(duration.flatMap(DurationText.parse) ?? .seconds(30))
-        return LoadPlan(
+        var plan = LoadPlan(
             host: host, ports: port.isEmpty ? [7420] : port, users: users, connections: connections,
             pace: pace, stop: stop, warmup: DurationText.parse(warmup) ?? .zero,
             activity: activity, expectedUnlock: expectUnlock.isEmpty ? nil : expectUnlock,
             latencyTimelineSlice: latencyTimeline.flatMap(DurationText.parse), runID: Self.makeRunID())
+        plan.backfillDays = backfillDays
+        return plan
     }
 
     private static func makeRunID() -> String {

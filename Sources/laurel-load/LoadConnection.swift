@@ -120,7 +120,7 @@ struct LoadConnection: Sendable {
     }
 
     private var requests: LogRequestLine {
-        LogRequestLine(activity: plan.activity, runID: plan.runID, connection: index)
+        LogRequestLine(activity: plan.activity, runID: plan.runID, connection: index, backfillDays: plan.backfillDays)
     }
 
     private func runClosedLoop(pipeline: Int, start: LoadStart, _ lines: inout Lines, _ outbound: Outbound, _ tally: inout ConnectionTally) async {

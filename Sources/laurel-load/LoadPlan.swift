@@ -31,6 +31,8 @@ struct LoadPlan: Sendable {
     /// Load that runs before the measurement starts and is left out of every figure but the unlock check.
     var warmup: Duration
     var activity: String
+    /// When above 0, every LOG is backfilled: the n-th of a connection is dated `n mod backfillDays + 1` days back.
+    var backfillDays = 0
     /// An achievement every user that logged at least once must have unlocked (the catalog's first-log
     /// milestone), counted as expected even when no response reported it; nil to rely on responses alone.
     var expectedUnlock: String?

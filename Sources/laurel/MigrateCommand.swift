@@ -15,7 +15,7 @@ struct MigrateCommand: AsyncParsableCommand {
                 configuration: PostgresConfiguration(connectionString: connectionString, applicationName: "laurel-migrate", connectTimeoutSeconds: 5),
                 size: 1, logger: logger)
             do {
-                let applied = try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped())
+                let applied = try await SchemaMigrator(pool: pool, logger: logger).migrate(SchemaFiles.shipped())
                 print(applied.isEmpty ? "up to date" : "applied \(applied.map(String.init).joined(separator: ", "))")
             } catch {
                 await pool.close()

@@ -20,9 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port of the HTTP /metrics and /health endpoints, 0 to turn them off (env LAUREL_METRICS_PORT; default 7421).") var metricsPort: Int?
     @Option(help: "Most connections at once (env LAUREL_MAX_CONNECTIONS; default 10000).") var maxConnections: Int?
     @Option(help: "Database connections in the pool (env LAUREL_DB_POOL_SIZE; default 16).") var dbPoolSize: Int?
-    @Option(help: "Most LOGs of different users stored in one transaction (group commit) (env LAUREL_COMMIT_BATCH; default 256).")
+    @Option(help: "Most writes of different users stored in one transaction (group commit) (env LAUREL_COMMIT_BATCH; default 256).")
     var commitBatch: Int?
-    @Option(help: "Most group commits in flight at once, each on a pool connection; another than the first starts only when 64 LOGs wait for each (env LAUREL_COMMIT_FLUSHERS; default 2).")
+    @Option(help: "Most group commits in flight at once, each on a pool connection; another than the first starts only when 64 writes wait for each (env LAUREL_COMMIT_FLUSHERS; default 2).")
     var commitFlushers: Int?
     @Option(help: "Time a client has to AUTH (env LAUREL_AUTH_TIMEOUT; default 10s).") var authTimeout: String?
     @Option(help: "Time after which an idle connection is closed (env LAUREL_IDLE_TIMEOUT; default 300s).") var idleTimeout: String?
@@ -66,10 +66,10 @@ struct ServeCommand: AsyncParsableCommand {
             let metrics = ServerMetrics()
             let pool = PostgresPool(configuration: postgres, size: max(1, poolSize), logger: logger, metrics: metrics.factory)
             do {
-                if !noMigrate { try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped()) }
+                if !noMigrate { try await SchemaMigrator(pool: pool, logger: logger).migrate(SchemaFiles.shipped()) }
                 let store = PostgresStore(
-                    pool: pool, maxLogBatch: max(1, try Setting.integer(commitBatch, env: "LAUREL_COMMIT_BATCH", default: 256)),
-                    logFlushers: max(1, try Setting.integer(commitFlushers, env: "LAUREL_COMMIT_FLUSHERS", default: 2)))
+                    pool: pool, maxCommitBatch: max(1, try Setting.integer(commitBatch, env: "LAUREL_COMMIT_BATCH", default: 256)),
+                    commitFlushers: max(1, try Setting.integer(commitFlushers, env: "LAUREL_COMMIT_FLUSHERS", default: 2)))
                 try await store.installCatalog(loadedCatalog)
                 try await store.recordLimits(configuration.limits)
                 if demoUser ?? (embedded != nil) {

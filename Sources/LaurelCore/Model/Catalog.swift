@@ -42,7 +42,7 @@ public struct Catalog: Sendable {
     }
 
     /// A lesson of a catalog that teaches (`mindful`).
-    public struct Lesson: Sendable, Equatable {
+    public struct Lesson: Sendable, Hashable {
         public var id: String
         public var category: String
 

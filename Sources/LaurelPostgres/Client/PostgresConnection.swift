@@ -134,6 +134,11 @@ public final class PostgresConnection {
         return value
     }
 
+    /// Whether a transaction is open on the connection (begun, or failed and not yet ended).
+    public var isInTransaction: Bool {
+        PQtransactionStatus(raw) != PQTRANS_IDLE
+    }
+
     /// True once libpq has seen the connection fail or the server has said it ends the session;
     /// a broken connection is never reused.
     var isBroken: Bool {

@@ -27,11 +27,11 @@ extension PostgresStore {
         do {
             return try await pool.withConnection { connection in
                 let rows = try connection.query(
-                    "SELECT id, state_version, last_seq FROM laurel.users WHERE id = ANY($1::bigint[])", [.text(ids)])
+                    "SELECT user_id AS id, version, last_seq FROM laurel.progress WHERE user_id = ANY($1::bigint[])", [.text(ids)])
                 var marks: [UserID: UserMarks] = [:]
                 for row in rows {
                     marks[UserID(Int64(try row.int("id")))] = UserMarks(
-                        stateVersion: Int64(try row.int("state_version")), lastSeq: Int64(try row.int("last_seq")))
+                        version: Int64(try row.int("version")), lastSeq: Int64(try row.int("last_seq")))
                 }
                 return marks
             }

@@ -7,7 +7,7 @@ extension PostgresStore {
     public func pushes(of user: UserID, after seq: Int64, limit: Int) async throws(StoreError) -> [StoredPush] {
         do {
             return try await pool.withConnection { connection in
-                try PostgresUserRecords(connection: connection, user: user, lockedVersion: nil).pushes(after: seq, limit: limit)
+                try PostgresUserReader(connection: connection, user: user).pushes(after: seq, limit: limit)
             }
         } catch {
             throw StoreError(error)

@@ -2,19 +2,20 @@ import LaurelCore
 import LaurelStore
 import Logging
 
-/// The store on PostgreSQL: every unit of work is one transaction on a pooled connection, run on the pool's
-/// own thread. Writers take the user's row lock first, which serialises a user's evaluation across instances.
+/// The store on PostgreSQL: reads run in a repeatable-read transaction on a pooled connection, on the pool's own
+/// thread; every write of a user is one ``UserCommit``, stored by `laurel.commit_changes` (sql/functions) at the
+/// version it was decided against, many users' commits in one statement and one transaction (group commit).
 public final class PostgresStore: LaurelStore {
     let pool: PostgresPool
-    let logCommits: GroupCommit<LogCommit, Result<LogCommit.Outcome, StoreError>>
+    let commits: GroupCommit<UserCommit, Result<CommitOutcome, StoreError>>
 
     /// - Parameters:
     ///   - pool: the connections every unit of work runs on.
-    ///   - maxLogBatch: the most LOGs of different users stored in one transaction.
-    ///   - logFlushers: the most such batches in flight at once.
-    public init(pool: PostgresPool, maxLogBatch: Int = 256, logFlushers: Int = 2) {
+    ///   - maxCommitBatch: the most writes of different users stored in one transaction.
+    ///   - commitFlushers: the most such batches in flight at once.
+    public init(pool: PostgresPool, maxCommitBatch: Int = 256, commitFlushers: Int = 2) {
         self.pool = pool
-        self.logCommits = GroupCommit(pool: pool, maxBatch: maxLogBatch, maxFlushers: logFlushers, flush: Self.storeLogs)
+        self.commits = GroupCommit(pool: pool, maxBatch: maxCommitBatch, maxFlushers: commitFlushers, flush: Self.storeCommits)
     }
 
     public func authenticate(token: String) async throws(StoreError) -> AuthenticatedUser? {
@@ -35,39 +36,13 @@ public final class PostgresStore: LaurelStore {
         }
     }
 
-    public func read<T: Sendable>(
-        user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
-    ) async throws -> T {
+    public func read<T: Sendable>(user: UserID, _ body: @escaping @Sendable (any UserReader) throws -> T) async throws -> T {
         do {
             return try await pool.transaction { connection in
-                // One snapshot for the whole unit of work, so what it reads (the state version with the facts it
-                // numbers) belongs together.
+                // One snapshot for the whole read, so that what it reads (the version with the facts it numbers)
+                // belongs together.
                 try connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                return try body(PostgresUserRecords(connection: connection, user: user, lockedVersion: nil))
-            }
-        } catch let error as PostgresError {
-            throw StoreError(error)
-        }
-    }
-
-    public func write<T: Sendable>(
-        user: UserID, _ body: @escaping @Sendable (any UserRecords) throws -> T
-    ) async throws -> T {
-        do {
-            return try await pool.transaction { connection in
-                // Takes the user's row lock and moves the state version on: whatever this unit of work changes,
-                // a session that evaluated against the previous version must not store over it, and sessions on
-                // other instances learn (on commit) that what they hold is older.
-                let locked = try connection.query(
-                    """
-                    UPDATE laurel.users SET state_version = state_version + 1 WHERE id = $1::bigint
-                    RETURNING state_version, pg_notify('laurel_events', json_build_object(
-                        'event', 'state_versions', 'users', json_build_array(json_build_array(id, state_version)))::text)::text AS announced
-                    """,
-                    [.int(Int(user.rawValue))])
-                guard let row = locked.first else { throw StoreError.unknownUser }
-                let version = Int64(try row.int("state_version"))
-                return try body(PostgresUserRecords(connection: connection, user: user, lockedVersion: version))
+                return try body(PostgresUserReader(connection: connection, user: user))
             }
         } catch let error as PostgresError {
             throw StoreError(error)

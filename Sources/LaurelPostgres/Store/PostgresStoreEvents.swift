@@ -34,28 +34,21 @@ public enum PostgresStoreEvents {
     /// The events of one notification; nil when it is not one this server knows.
     static func events(from payload: String) -> [StoreEvent]? {
         guard case .object(let object)? = try? JSONParser.parse(payload), case .string(let name)? = object["event"] else { return nil }
-        // Announced many users to a notification: {"users": [[user_id, number], ...]}.
-        if case .array(let pairs)? = object["users"] {
-            let numbered = pairs.compactMap { pair -> (UserID, Int64)? in
-                guard case .array(let values) = pair, values.count == 2,
-                      case .int(let user) = values[0], case .int(let number) = values[1] else { return nil }
-                return (UserID(Int64(user)), Int64(number))
-            }
-            switch name {
-            case "state_versions": return numbered.map { .stateVersion($0, version: $1) }
-            case "pushes_stored": return numbered.map { .pushesStored($0, seq: $1) }
-            default: return nil
-            }
-        }
-        guard case .int(let id)? = object["user_id"] else { return nil }
-        let user = UserID(Int64(id))
         switch name {
-        case "tokens_revoked": return [.tokensRevoked(user)]
-        case "user_deleted": return [.userDeleted(user)]
-        case "pushes_stored":
-            guard case .int(let seq)? = object["seq"] else { return nil }
-            return [.pushesStored(user, seq: Int64(seq))]
-        default: return nil
+        case "committed":
+            // Many users to a notification: {"users": [[user_id, version, last_seq], ...]}.
+            guard case .array(let triples)? = object["users"] else { return nil }
+            return triples.compactMap { triple in
+                guard case .array(let values) = triple, values.count == 3, case .int(let user) = values[0],
+                      case .int(let version) = values[1], case .int(let lastSeq) = values[2] else { return nil }
+                return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq))
+            }
+        case "tokens_revoked", "user_deleted":
+            guard case .int(let id)? = object["user_id"] else { return nil }
+            let user = UserID(Int64(id))
+            return [name == "tokens_revoked" ? .tokensRevoked(user) : .userDeleted(user)]
+        default:
+            return nil
         }
     }
 }

@@ -1,24 +1,6 @@
 import LaurelCore
 import LaurelJSON
 
-/// A template as TEMPLATE.EXPORT writes it and TEMPLATE.IMPORT reads it: the activity is named (a built-in by
-/// its id, a custom activity by its name), so the document means the same in another account.
-public struct PortableTemplate: Sendable, Hashable {
-    public var name: String
-    public var activity: String
-    public var type: TemplateType
-    public var tiers: [TemplateTier]
-    public var active: Bool
-
-    public init(name: String, activity: String, type: TemplateType, tiers: [TemplateTier], active: Bool = true) {
-        self.name = name
-        self.activity = activity
-        self.type = type
-        self.tiers = tiers
-        self.active = active
-    }
-}
-
 /// The portable document `{"laurel_templates": 1, "templates": [...]}`.
 public enum TemplateDocument {
     public static let formatVersion = 1

@@ -20,6 +20,19 @@ public enum OutboundLine {
         return ByteBuffer(bytes: bytes)
     }
 
+    /// A successful answer whose value is already JSON text (written straight into bytes), or none.
+    public static func ok(tag: String, json: [UInt8]?) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(tag.utf8.count + 4 + (json?.count ?? 0))
+        buffer.writeString(tag)
+        buffer.writeString(" OK")
+        if let json {
+            buffer.writeInteger(UInt8(ascii: " "))
+            buffer.writeBytes(json)
+        }
+        return buffer
+    }
+
     /// An error answer to the request tagged `tag` (`*` when the request had no usable tag).
     public static func err(tag: String, _ error: ProtocolError) -> ByteBuffer {
         line(prefix: tag, word: "ERR", JSONValue.object(error.json))

@@ -1,4 +1,5 @@
 import CoreMetrics
+import LaurelCore
 import LaurelProtocol
 import Metrics
 import Prometheus
@@ -6,8 +7,8 @@ import Synchronization
 
 /// The server's metrics, made through swift-metrics with a Prometheus registry of this server's own (so that two
 /// servers in one process, as in the tests, count apart) and read by `/metrics`: connections, requests and their
-/// latency by verb, errors by code, unlocks, pushes, the paths LOGs took, and the database pool's queue (reported
-/// by the pool through the same factory).
+/// latency by verb, errors by code, unlocks, pushes, the routes writes took and what they read, and the database
+/// pool's queue (reported by the pool through the same factory).
 public final class ServerMetrics: Sendable {
     /// Where every metric of this server is registered; `/metrics` prints it.
     public let registry: PrometheusCollectorRegistry
@@ -29,17 +30,17 @@ public final class ServerMetrics: Sendable {
     let requestsDropped: CoreMetrics.Counter
     /// Times the store's events (re)started and the connected users were compared with the store.
     let storeEventResumes: CoreMetrics.Counter
-    /// New logs stored from the session's state in one statement (group-committed), and those that took the
-    /// transactional path (a stale state, a speed window, a retry or a refusal).
-    private let factsFromSession: CoreMetrics.Counter
-    private let factsInTransaction: CoreMetrics.Counter
+    /// Writes committed at the session's version, and under the user's lock (after commits that kept finding the
+    /// version moved on).
+    private let writesAtSessionVersion: CoreMetrics.Counter
+    private let writesUnderLock: CoreMetrics.Counter
+    /// Commits that found the user's version moved on (written elsewhere in between) and were decided again.
+    private let staleCommits: CoreMetrics.Counter
     private let progressFromSession: CoreMetrics.Counter
     private let progressLoaded: CoreMetrics.Counter
     private let progressCaughtUp: CoreMetrics.Counter
-    private let staleRetries: CoreMetrics.Counter
-    private let transactionalFallbacks: CoreMetrics.Counter
-    /// Times a session put a day's challenges on its board (choosing those nobody had chosen yet).
-    private let challengeBoardLoads: CoreMetrics.Counter
+    /// Pieces of a user's stored state a decision read because the session did not hold them, by kind.
+    private let piecesLoaded: [String: CoreMetrics.Counter]
     /// Reads of stored pushes a user's connections here had not had when their announcement came.
     let pushCatchUpReads: CoreMetrics.Counter
     /// Made once for every verb and error code there is, so that counting a request takes no lock.
@@ -75,14 +76,15 @@ public final class ServerMetrics: Sendable {
         slowConsumers = counter("laurel_slow_consumer_disconnects_total")
         requestsDropped = counter("laurel_requests_dropped_total")
         storeEventResumes = counter("laurel_store_event_resumes_total")
-        factsFromSession = counter("laurel_facts_stored_total", [("path", "session")])
-        factsInTransaction = counter("laurel_facts_stored_total", [("path", "transaction")])
+        writesAtSessionVersion = counter("laurel_writes_total", [("route", "session_version")])
+        writesUnderLock = counter("laurel_writes_total", [("route", "user_lock")])
+        staleCommits = counter("laurel_stale_commits_total")
         progressFromSession = counter("laurel_session_progress_total", [("source", "session")])
         progressLoaded = counter("laurel_session_progress_total", [("source", "store")])
         progressCaughtUp = counter("laurel_session_progress_total", [("source", "caught_up")])
-        staleRetries = counter("laurel_transaction_retries_total", [("reason", "stale_version")])
-        transactionalFallbacks = counter("laurel_transaction_retries_total", [("reason", "transactional_path")])
-        challengeBoardLoads = counter("laurel_challenge_boards_loaded_total")
+        piecesLoaded = Dictionary(uniqueKeysWithValues: PieceKind.allCases.map { kind in
+            (kind.rawValue, counter("laurel_pieces_loaded_total", [("piece", kind.rawValue)]))
+        })
         pushCatchUpReads = counter("laurel_push_catch_up_reads_total")
         byVerb = Dictionary(uniqueKeysWithValues: VerbTable.routes.map { route in
             (route.verb, VerbMetrics(
@@ -117,30 +119,41 @@ public final class ServerMetrics: Sendable {
         byErrorCode[code.rawValue]?.increment()
     }
 
-    func countFactStored(fromSession: Bool) {
-        (fromSession ? factsFromSession : factsInTransaction).increment()
+    /// A write was committed, at the session's version or under the user's lock.
+    func countWrite(underLock: Bool) {
+        (underLock ? writesUnderLock : writesAtSessionVersion).increment()
     }
 
-    /// A LOG commit found the user's version moved on and is tried again after catching up.
-    func countStaleRetry() {
-        staleRetries.increment()
+    /// A commit found the user's version moved on.
+    func countStaleCommit() {
+        staleCommits.increment()
     }
 
-    /// A LOG the session could not commit went to the transactional path instead.
-    func countTransactionalFallback() {
-        transactionalFallbacks.increment()
+    /// The kinds of piece a decision may read (``ProgressPiece``).
+    enum PieceKind: String, CaseIterable {
+        case challenges, storedFact = "stored_fact", log, neighbours, activityLogs = "activity_logs", allFacts = "all_facts"
+
+        init(_ piece: ProgressPiece) {
+            switch piece {
+            case .challenges: self = .challenges
+            case .storedFact: self = .storedFact
+            case .log: self = .log
+            case .neighbours: self = .neighbours
+            case .activityLogs: self = .activityLogs
+            case .allFacts: self = .allFacts
+            }
+        }
     }
 
-    /// A session put the day's challenges on its board before evaluating a fact of that day.
-    func countChallengeBoardLoad() {
-        challengeBoardLoads.increment()
+    func countPieceLoaded(_ piece: ProgressPiece) {
+        piecesLoaded[PieceKind(piece).rawValue]?.increment()
     }
 
     /// Where a request found the user's session progress.
     enum ProgressSource {
         /// Held by the session, current.
         case session
-        /// Held at an older version and brought up to date with the LOGs stored since (one statement).
+        /// Held at an older version and brought up to date with the facts committed since (one statement).
         case caughtUp
         /// Loaded whole from the store.
         case store

@@ -35,11 +35,11 @@ struct ClientConnection {
                 let lineWriter = ConnectionLineWriter(
                     id: id, channel: channel.channel, maxUnsentBytes: services.configuration.maxOutboundBytes, metrics: services.metrics)
                 defer {
-                    if let user = state.context?.user.id, let ended = services.registry.detach(id, from: user) {
-                        // The engine state is not written with every LOG: keep it now, so that the user's next
-                        // session starts from it instead of rebuilding it from the facts.
-                        let store = services.store
-                        Task { await ended.stateCache.checkpoint(user: user, in: store) }
+                    if let user = state.context?.user.id, let ended = services.registry.detach(id, from: user),
+                       let snapshot = ended.progress.any?.snapshot {
+                        // The running state is not written with every write: keep it now, so that the user's next
+                        // session adds the facts stored after it instead of reading every fact.
+                        ended.storeSnapshot(snapshot, in: services.store)
                     }
                 }
                 await lineWriter.write(OutboundLine.push(kind: "HELLO", Self.hello))
@@ -109,9 +109,8 @@ struct ClientConnection {
         let started = ContinuousClock.now
         let metrics = services.metrics
         func answered() { metrics.countRequest(verb: line.verb, took: .now - started) }
-        if let wait = state.requestAllowance.spend(at: started) {
-            let refusal = ProtocolError.rateLimited(
-                retryAfterMs: Int(max(1, wait.wholeMilliseconds)), message: "too many requests on this connection")
+        if let wait = state.spendRequest(at: started) {
+            let refusal = ProtocolError.rateLimited(retryAfterMs: wait, message: "too many requests on this connection")
             metrics.countError(code: refusal.code)
             await lineWriter.write(OutboundLine.err(tag: line.tag, refusal))
             answered()
@@ -131,7 +130,7 @@ struct ClientConnection {
             if protocolError.code == .authFailed, state.failedAuths >= Self.maxFailedAuths { return .close(reason: "auth_failed") }
             return .proceed
         }
-        await lineWriter.write(OutboundLine.ok(tag: line.tag, outcome.value))
+        await lineWriter.write(OutboundLine.ok(tag: line.tag, json: outcome.json))
         answered()
         if let user = state.context?.user.id, !outcome.pushes.isEmpty {
             services.metrics.unlocks.increment(by: outcome.pushes.filter { $0.kind == .unlock }.count)

@@ -119,11 +119,9 @@ public final class LaurelServer: Service, Sendable {
                 await services.registry.closeConnections(of: user, reason: "token_revoked")
             case .userDeleted(let user):
                 await services.registry.closeConnections(of: user, reason: "account_deleted")
-            case .pushesStored(let user, let seq):
-                services.registry.session(of: user)?.stateCache.noteStoredPushes(through: seq)
-                storedPushes.announce(user, through: seq)
-            case .stateVersion(let user, let version):
-                services.registry.session(of: user)?.stateCache.noteVersion(version)
+            case .committed(let user, let version, let lastSeq):
+                services.registry.session(of: user)?.progress.noteCommitted(version: version, lastSeq: lastSeq)
+                storedPushes.announce(user, through: lastSeq)
             case .resumed:
                 services.metrics.storeEventResumes.increment()
                 await compareConnectedUsersWithStore()
@@ -151,10 +149,7 @@ public final class LaurelServer: Service, Sendable {
                 await services.registry.closeConnections(of: user, reason: "account_deleted")
                 continue
             }
-            if let cache = services.registry.session(of: user)?.stateCache {
-                cache.noteVersion(mark.stateVersion)
-                cache.noteStoredPushes(through: mark.lastSeq)
-            }
+            services.registry.session(of: user)?.progress.noteCommitted(version: mark.version, lastSeq: mark.lastSeq)
             storedPushes.announce(user, through: mark.lastSeq)
         }
     }

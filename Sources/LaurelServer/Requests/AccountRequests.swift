@@ -4,51 +4,52 @@ import LaurelJSON
 import LaurelProtocol
 import LaurelStore
 
-/// SETTINGS, PROFILE and NOTIFICATIONS: reading and adjusting the user's own account.
+/// SETTINGS, PROFILE, NOTIFICATIONS, ACCOUNT.EXPORT and ACCOUNT.DELETE: the user's own account.
 enum AccountRequests {
     static func settings(_ change: SettingsRequest, in context: RequestContext) async throws -> RequestOutcome {
         if let zone = change.timeZone, TimeZone(identifier: zone) == nil {
             throw ProtocolError.invalidArgument(field: "time_zone", message: "\"\(zone)\" is not an IANA time zone")
         }
+        let now = Date.nowInWholeMilliseconds
         if change.isReadOnly {
-            return RequestOutcome(SettingsRendering.json(try await context.sessionProgress(now: Date()).settings))
+            return RequestOutcome(SettingsRendering.json(try await context.sessionProgress(now: now).progress.settings))
         }
-        let engine = context.engine
-        let (settings, pushes) = try await context.transaction { records -> (UserSettings, [StoredPush]) in
-            let current = try records.currentSettings()
-            var next = current
-            if let zone = change.timeZone { next.timeZone = zone }
-            if case .set(let restDay) = change.restDay { next.restDay = restDay }
-            if let vacation = change.vacation { next.vacation = vacation }
-            guard next != current else { return (current, []) }
-            try records.appendSettings(next)
-            // A rest day or vacation counts from the day it was set, in the zone in force now.
-            let now = Date()
-            let today = LocalDay(of: now, in: TimeZone(identifier: next.timeZone) ?? .gmt)
-            return (next, try engine.evaluate(.settingsChanged(effective: today), in: records, now: now).pushes)
-        }
-        return RequestOutcome(SettingsRendering.json(settings), pushes: pushes)
+        var restDay: Weekday??
+        if case .set(let day) = change.restDay { restDay = .some(day) }
+        let performed = try await context.write(.changeSettings(SettingsChange(timeZone: change.timeZone, restDay: restDay, vacation: change.vacation)), now: now)
+        guard case .settings(let settings) = performed.decision.outcome else { throw ProtocolError.internal() }
+        return RequestOutcome(SettingsRendering.json(settings), pushes: performed.pushes)
     }
 
-    /// From the session's state when it holds a current one (no database round trip).
+    /// From the session's progress (no database round trip when it is current).
     static func profile(in context: RequestContext) async throws -> RequestOutcome {
-        let now = Date()
-        let progress = try await context.sessionProgress(now: now)
-        let snapshot = progress.snapshot(now: now)
-        var byActivity = JSONObject()
-        for (activity, measures) in snapshot.measures.activities.sorted(by: { $0.key < $1.key }) where measures.total > 0 {
-            byActivity[activity] = .int(measures.total)
+        let now = Date.nowInWholeMilliseconds
+        let progress = try await context.sessionProgress(now: now).progress
+        let figures = progress.figures
+        let measures = progress.accumulator.measures
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("user", context.user.name)
+        json.field("tier", progress.subscription.tier(at: now))
+        json.field("xp", figures.xp)
+        json.field("level", figures.level)
+        json.field("xp_to_next_level", LevelCurve.xpToNextLevel(forXP: figures.xp))
+        json.key("streak")
+        StreakRendering.write(progress.streak(at: now), into: &json)
+        json.key("totals")
+        json.beginObject()
+        json.field("logs", measures.totalLogs)
+        json.field("active_days", measures.activeDays)
+        json.key("by_activity")
+        json.beginObject()
+        for (activity, figures) in measures.activities.sorted(by: { $0.key < $1.key }) where figures.total > 0 {
+            json.field(activity, figures.total)
         }
-        return RequestOutcome([
-            "user": .string(context.user.name), "tier": .string(progress.subscription.tier), "xp": .int(snapshot.xp),
-            "level": .int(snapshot.level), "xp_to_next_level": .int(LevelCurve.xpToNextLevel(forXP: snapshot.xp)),
-            "streak": StreakRendering.json(snapshot.streak),
-            "totals": [
-                "logs": .int(snapshot.measures.totalLogs), "active_days": .int(snapshot.measures.activeDays),
-                "by_activity": .object(byActivity),
-            ],
-            "unlocked": .int(snapshot.unlocksWorthXP.count),
-        ])
+        json.endObject()
+        json.endObject()
+        json.field("unlocked", progress.unlocksWorthXP.count)
+        json.endObject()
+        return RequestOutcome(json: json)
     }
 
     static func export(in context: RequestContext) async throws -> RequestOutcome {
@@ -66,34 +67,34 @@ enum AccountRequests {
         let registry = context.services.registry
         registry.detach(context.lineWriter.id, from: context.user.id)
         do {
-            try await context.transaction { records in try records.deleteAccount() }
+            try await context.store.deleteAccount(of: context.user.id)
         } catch {
             _ = registry.attach(context.lineWriter, to: context.user)
             throw error
         }
+        context.session.progress.forget()
         return RequestOutcome(nil, closeReason: "account_deleted")
     }
 
     static func notifications(_ page: NotificationsRequest, in context: RequestContext) async throws -> RequestOutcome {
         let (after, limit) = (Int64(page.after ?? 0), page.limit)
-        let value = try await context.read { records -> JSONValue in
-            let pushes = try records.pushes(after: after, limit: limit)
-            return [
-                "notifications": .array(pushes.map { push in
-                    ["seq": .int(Int(push.seq)), "kind": .string(push.kind.rawValue), "at": .string(Timestamp.format(push.at)), "data": .object(push.data)]
-                }),
-                "last_seq": .int(Int(try records.lastPushSeq())),
-            ]
+        let (pushes, lastSeq) = try await context.read { reader in (try reader.pushes(after: after, limit: limit), try reader.lastPushSeq()) }
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("notifications")
+        json.beginArray()
+        for push in pushes {
+            json.beginObject()
+            json.field("seq", Int(push.seq))
+            json.field("kind", push.kind.rawValue)
+            json.field("at", Timestamp.format(push.at))
+            json.key("data")
+            json.raw(push.data)
+            json.endObject()
         }
-        return RequestOutcome(value)
-    }
-}
-
-enum SettingsRendering {
-    static func json(_ settings: UserSettings) -> JSONValue {
-        [
-            "time_zone": .string(settings.timeZone), "rest_day": settings.restDay.map { .string($0.name) } ?? .null,
-            "vacation": .bool(settings.vacation),
-        ]
+        json.endArray()
+        json.field("last_seq", Int(lastSeq))
+        json.endObject()
+        return RequestOutcome(json: json)
     }
 }

@@ -4,12 +4,11 @@ import LaurelJSON
 import LaurelProtocol
 import LaurelStore
 
-/// ACHIEVEMENTS and ACHIEVEMENT: the catalog's achievements with the user's progress, from the session's state
-/// when it holds a current one (no database round trip).
+/// ACHIEVEMENTS and ACHIEVEMENT: the catalog's and the user's templates' achievements with the user's progress, from
+/// the session's progress (no database round trip when it is current).
 enum AchievementRequests {
     static func list(_ filters: AchievementsRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let now = Date()
-        let progress = try await context.sessionProgress(now: now)
+        let progress = try await context.sessionProgress(now: .nowInWholeMilliseconds).progress
         var activityID: String?
         if let activity = filters.activity {
             guard let found = context.catalog.builtinActivity(named: activity) ?? progress.customActivity(activity) else {
@@ -17,38 +16,40 @@ enum AchievementRequests {
             }
             activityID = found.id
         }
-        let views = views(progress.snapshot(now: now)).filter { view in
+        let views = AchievementView.all(of: progress).filter { view in
             (filters.includeHidden || !view.isHidden)
                 && filters.category.map { $0 == view.definition.category } ?? true
                 && activityID.map { $0 == view.activity } ?? true
                 && filters.status.map { $0.rawValue == view.status } ?? true
                 && filters.source.map { $0.rawValue == view.source } ?? true
         }
-        var byTier = JSONObject()
+        var json = JSONWriter(capacity: 256 * max(1, views.count))
+        json.beginObject()
+        json.key("summary")
+        json.beginObject()
+        json.field("unlocked", views.count(where: \.isUnlocked))
+        json.field("total", views.count)
+        json.key("by_tier")
+        json.beginObject()
         for tier in AchievementTier.allCases {
-            byTier[tier.rawValue] = .int(views.filter { $0.isUnlocked && $0.definition.tier == tier }.count)
+            json.field(tier.rawValue, views.count { $0.isUnlocked && $0.definition.tier == tier })
         }
-        return RequestOutcome([
-            "summary": ["unlocked": .int(views.filter(\.isUnlocked).count), "total": .int(views.count), "by_tier": .object(byTier)],
-            "achievements": .array(ordered(views).map { .object($0.json) }),
-        ])
+        json.endObject()
+        json.endObject()
+        json.key("achievements")
+        json.beginArray()
+        for view in ordered(views) { view.write(into: &json) }
+        json.endArray()
+        json.endObject()
+        return RequestOutcome(json: json)
     }
 
     static func one(_ request: IDRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let id = request.id
-        let now = Date()
-        let snapshot = try await context.sessionProgress(now: now).snapshot(now: now)
-        guard let view = views(snapshot).first(where: { $0.definition.id == id }) else {
-            throw ProtocolError.notFound(field: "id")
-        }
-        return RequestOutcome(.object(view.json))
-    }
-
-    static func views(_ snapshot: ProgressSnapshot) -> [AchievementView] {
-        snapshot.achievements.entries.map { entry in
-            AchievementView(
-                entry: entry, measures: snapshot.measures, level: snapshot.highestLevel, unlockedAt: snapshot.unlocks[entry.definition.id])
-        }
+        let progress = try await context.sessionProgress(now: .nowInWholeMilliseconds).progress
+        guard let view = AchievementView.one(request.id, of: progress) else { throw ProtocolError.notFound(field: "id") }
+        var json = JSONWriter()
+        view.write(into: &json)
+        return RequestOutcome(json: json)
     }
 
     /// Unlocked (newest first), then in progress (closest to done first), then locked (catalog order).
@@ -63,9 +64,4 @@ enum AchievementRequests {
         let locked = views.filter { !$0.isUnlocked && $0.progress == 0 }
         return unlocked + inProgress + locked
     }
-}
-
-extension AchievementView {
-    /// How far along, 0 to 1.
-    var completion: Double { Double(progress) / Double(max(1, definition.target)) }
 }

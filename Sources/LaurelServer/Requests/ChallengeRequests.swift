@@ -4,43 +4,34 @@ import LaurelJSON
 import LaurelProtocol
 import LaurelStore
 
-/// CHALLENGES: the user's daily and weekly challenges with their progress. Today's come from the session's board,
-/// chosen now in one statement if nobody chose them yet (a write, so the verb runs in the user's turn); challenges
-/// chosen after facts that already reach them are completed on the transactional path. A past day's are read as
-/// stored, with progress counted over that period's facts as they are now.
+/// CHALLENGES: the user's daily and weekly challenges with their progress. Today's are chosen now if nobody needed
+/// them yet (a write, so the verb runs in the user's turn); a past day's are read as stored, with progress counted
+/// from the facts of that period as they are now.
 enum ChallengeRequests {
     static func challenges(_ request: ChallengesRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let now = Date()
-        let zone = try await context.sessionProgress(now: now).context.zone
-        let today = LocalDay(of: now, in: zone)
+        let now = Date.nowInWholeMilliseconds
+        let held = try await context.sessionProgress(now: now).progress
+        let today = held.today(at: now)
         let day = request.day ?? today
         guard day <= today, day >= today.adding(days: -ChallengesRequest.pastDays) else {
             throw ProtocolError.invalidArgument(
                 field: "day", message: "challenges can be read for today and the \(ChallengesRequest.pastDays) days before")
         }
-        if day < today {
-            let board = try await context.read { records in try ChallengeBoard.stored(day: day, records: records) }
-            return RequestOutcome(answer(board))
+        var json = JSONWriter()
+        guard day == today else {
+            let (daily, weekly) = try await context.read { reader in
+                (try reader.challenges(of: .init(.daily, containing: day)), try reader.challenges(of: .init(.weekly, containing: day)))
+            }
+            ChallengeRendering.write(day: day, daily: daily, weekly: weekly, accumulator: held.accumulator, into: &json)
+            return RequestOutcome(json: json)
         }
-        let progress = try await context.sessionProgressWithChallenges(now: now, storingChoices: true).progress
-        if let board = progress.challengeBoard, board.day == LocalDay(of: now, in: progress.context.zone), board.unchosen.isEmpty,
-           !board.hasReachedOpenChallenge {
-            return RequestOutcome(answer(board))
-        }
-        let engine = context.engine
-        let (board, pushes) = try await context.transaction { records -> (ChallengeBoard, [StoredPush]) in
-            let evaluation = try engine.evaluate(.challengesNeeded, in: records, now: now)
-            let board = try ChallengeBoard.stored(day: today, records: records)
-            return (board, evaluation.pushes)
-        }
-        return RequestOutcome(answer(board), pushes: pushes)
-    }
-
-    private static func answer(_ board: ChallengeBoard) -> JSONValue {
-        let (daily, weekly) = (board.rendered(.daily), board.rendered(.weekly))
-        return [
-            "day": .string(board.day.description), "week": .string(board.day.isoWeek.description),
-            "daily": .array(daily.map(JSONValue.object)), "weekly": .array(weekly.map(JSONValue.object)),
-        ]
+        let performed = try await context.write(.chooseChallenges, now: now)
+        let progress = performed.decision.progress
+        let current = progress.today(at: now)
+        ChallengeRendering.write(
+            day: current, daily: progress.challenges.challenges(of: .init(.daily, containing: current)) ?? [],
+            weekly: progress.challenges.challenges(of: .init(.weekly, containing: current)) ?? [], accumulator: progress.accumulator,
+            into: &json)
+        return RequestOutcome(json: json, pushes: performed.pushes)
     }
 }

@@ -40,20 +40,27 @@ enum ConnectionRequests {
         do {
             // The session's progress (loaded here unless another connection of the user already holds it) answers
             // the AUTH and is ready for the first LOG.
-            let progress = try await context.sessionProgress(now: Date())
-            var lastSeq = progress.lastSeq
+            let now = Date.nowInWholeMilliseconds
+            let held = try await context.sessionProgress(now: now)
+            var lastSeq = held.position.lastSeq
             var missed: [StoredPush] = []
             if let resumeAfter = auth.resumeAfter.map(Int64.init) {
-                (lastSeq, missed) = try await context.read { records in
-                    (try records.lastPushSeq(), try records.pushes(after: resumeAfter, limit: Int.max))
+                (lastSeq, missed) = try await context.read { reader in
+                    (try reader.lastPushSeq(), try reader.pushes(after: resumeAfter, limit: Int.max))
                 }
             }
             answer = [
-                "user": .string(user.name), "user_id": .string(user.id.description), "tier": .string(progress.subscription.tier),
-                "time_zone": .string(progress.settings.timeZone), "last_seq": .int(Int(lastSeq)),
+                "user": .string(user.name), "user_id": .string(user.id.description), "tier": .string(held.progress.subscription.tier(at: now)),
+                "time_zone": .string(held.progress.settings.timeZone), "last_seq": .int(Int(lastSeq)),
             ]
-            let (resumes, caughtUpAlready) = (auth.resumeAfter != nil, !progress.changesOnCatchUp(now: Date()))
-            replay = { [lastSeq, missed] in
+            // What the days that passed, or a catalog change, mean for the user: written only when it changes something.
+            let evaluator = ProgressEvaluator(rules: services.rules, user: user.id)
+            var caughtUpAlready = true
+            if case .decided(let decision) = evaluator.evaluate(.catchUp, on: held.progress, now: now) {
+                caughtUpAlready = decision.writes.isEmpty
+            }
+            let resumes = auth.resumeAfter != nil
+            replay = { [lastSeq, missed, caughtUpAlready] in
                 if !resumes { await lineWriter.skip(through: lastSeq) }
                 await lineWriter.finishReplay(missed)
                 if !caughtUpAlready { await catchUp(context) }
@@ -70,15 +77,12 @@ enum ConnectionRequests {
         return outcome
     }
 
-    /// Evaluates catalog additions and the days that passed; only when they change something is it written. A
+    /// Writes what catalog additions and the days that passed mean for the user (unlocks, a broken streak). A
     /// failure is logged: the next request or AUTH tries again.
     private static func catchUp(_ context: RequestContext) async {
-        let engine = context.engine
         do {
-            let caughtUp = try await context.session.inTurn {
-                try await context.transaction { records in try engine.evaluate(.catchUp, in: records, now: Date()) }
-            }
-            await context.services.registry.deliver(caughtUp.pushes, to: context.user.id)
+            let performed = try await context.session.inTurn { try await context.write(.catchUp, now: .nowInWholeMilliseconds) }
+            await context.services.registry.deliver(performed.pushes, to: context.user.id)
         } catch {
             context.services.logger.warning("catching up at AUTH failed", metadata: ["user": "\(context.user.id)", "error": "\(error)"])
         }

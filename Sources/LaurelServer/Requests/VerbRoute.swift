@@ -1,10 +1,11 @@
+import LaurelCore
 import LaurelJSON
 import LaurelProtocol
 import NIOCore
 
-/// One row of the ``VerbTable``: a verb, the argument it takes, who may use it, whether it writes, the allowance
-/// it spends, and its handler. What the row declares is enforced here, the same way for every verb, so handlers
-/// hold only what is particular to their verb.
+/// One row of the ``VerbTable``: a verb, the argument it takes, who may use it, whether it writes, and its handler.
+/// What the row declares is enforced here, the same way for every verb, so handlers hold only what is particular to
+/// their verb.
 struct VerbRoute: Sendable {
     /// Who may use the verb.
     enum Access: Sendable {
@@ -22,17 +23,9 @@ struct VerbRoute: Sendable {
         case writes
     }
 
-    /// What a request spends before it runs.
-    enum Allowance: Sendable {
-        case none
-        /// One log from the user's log rate (rules.md, "Limits"); given back when no new fact was stored.
-        case newFact
-    }
-
     let verb: String
     let access: Access
     let effect: Effect
-    let allowance: Allowance
     /// Reads the argument and runs the handler under the row's rules.
     let perform: @Sendable (_ argument: JSONObject?, _ call: ConnectionCall) async throws -> RequestOutcome
 
@@ -41,32 +34,23 @@ struct VerbRoute: Sendable {
         _ verb: String, _: Arguments.Type, _ effect: Effect,
         _ handler: @escaping @Sendable (Arguments, ConnectionCall) async throws -> RequestOutcome
     ) -> VerbRoute {
-        VerbRoute(verb: verb, access: .anyone, effect: effect, allowance: .none) { argument, call in
+        VerbRoute(verb: verb, access: .anyone, effect: effect) { argument, call in
             try await handler(try Arguments(argument: argument), call)
         }
     }
 
     /// A verb of an authenticated user.
     static func user<Arguments: RequestArguments>(
-        _ verb: String, _: Arguments.Type, _ effect: Effect, spends allowance: Allowance = .none,
+        _ verb: String, _: Arguments.Type, _ effect: Effect,
         _ handler: @escaping @Sendable (Arguments, RequestContext) async throws -> RequestOutcome
     ) -> VerbRoute {
-        VerbRoute(verb: verb, access: .user, effect: effect, allowance: allowance) { argument, call in
+        VerbRoute(verb: verb, access: .user, effect: effect) { argument, call in
             // The argument is checked first: a malformed request is `invalid_argument` whoever sends it.
             let arguments = try Arguments(argument: argument)
-            guard var context = call.state.context else { throw ProtocolError.notAuthenticated() }
-            if allowance == .newFact { context.factAllowance = await FactAllowance.spend(in: context.session) }
-            let request = context
-            do {
-                let outcome = switch effect {
-                case .reads: try await handler(arguments, request)
-                case .writes: try await request.session.inTurn { try await handler(arguments, request) }
-                }
-                await request.factAllowance.settle(storedNew: outcome.storedNewFact, in: request.session)
-                return outcome
-            } catch {
-                await request.factAllowance.settle(storedNew: false, in: request.session)
-                throw error
+            guard let context = call.state.context else { throw ProtocolError.notAuthenticated() }
+            switch effect {
+            case .reads: return try await handler(arguments, context)
+            case .writes: return try await context.session.inTurn { try await handler(arguments, context) }
             }
         }
     }
@@ -76,24 +60,6 @@ struct VerbRoute: Sendable {
         _ verb: String, _ effect: Effect, _ handler: @escaping @Sendable (RequestContext) async throws -> RequestOutcome
     ) -> VerbRoute {
         user(verb, NoArguments.self, effect) { _, context in try await handler(context) }
-    }
-}
-
-/// The log a new-fact request took from the user's log rate, if it took one.
-enum FactAllowance: Sendable {
-    /// The verb spends no allowance.
-    case notSpent
-    case taken
-    /// The user is over the rate: a new fact is refused with `rate_limited` (a retry of a stored one is not).
-    case refused(retryAfter: Duration)
-
-    static func spend(in session: UserSession) async -> FactAllowance {
-        if let wait = await session.spendLogAllowance() { .refused(retryAfter: wait) } else { .taken }
-    }
-
-    /// Gives the log back when the request stored nothing new (a retry, a refusal, an error).
-    func settle(storedNew: Bool, in session: UserSession) async {
-        if case .taken = self, !storedNew { await session.refundLogAllowance() }
     }
 }
 
@@ -113,10 +79,19 @@ struct ConnectionCall {
 final class ConnectionState: @unchecked Sendable {
     var context: RequestContext?
     var failedAuths = 0
-    /// The connection's allowance of requests, whatever their verb.
-    var requestAllowance: RateBucket
+    /// The connection's allowance of requests, whatever their verb, on a clock that starts with the connection.
+    private var requestAllowance = TokenBucket()
+    private let opened = ContinuousClock.now
+    private let requestsPerSecond: Double
+    private let burst: Double
 
     init(requestsPerSecond: Double, burst: Int) {
-        requestAllowance = RateBucket(perSecond: requestsPerSecond, burst: burst)
+        self.requestsPerSecond = requestsPerSecond
+        self.burst = Double(burst)
+    }
+
+    /// Takes one request from the connection's allowance; nil when allowed, else the milliseconds to wait.
+    func spendRequest(at now: ContinuousClock.Instant) -> Int? {
+        requestAllowance.spend(at: (now - opened).inSeconds, perSecond: requestsPerSecond, burst: burst)
     }
 }

@@ -3,7 +3,7 @@ import LaurelProtocol
 /// Every verb the server answers (protocol.md), one row each: adding a verb is a row here and its handler.
 ///
 /// A row names the verb's argument type (checked before anything runs), whether the verb reads or writes (writes
-/// run in the user's turn), the allowance it spends, and the handler; ``VerbRoute`` applies all of it.
+/// run in the user's turn), and the handler; ``VerbRoute`` applies all of it.
 enum VerbTable {
     static let routes: [VerbRoute] = [
         .connection("AUTH", AuthRequest.self, .writes, ConnectionRequests.authenticate),
@@ -15,11 +15,11 @@ enum VerbTable {
         .user("ACTIVITY.DELETE", ActivityIDRequest.self, .writes, ActivityRequests.delete),
         .user("ACTIVITY.RESTORE", ActivityIDRequest.self, .writes, ActivityRequests.restore),
 
-        .user("LOG", LogRequest.self, .writes, spends: .newFact, LogRequests.log),
+        .user("LOG", LogRequest.self, .writes, LogRequests.log),
         .user("LOG.DELETE", IDRequest.self, .writes, LogRequests.delete),
         .user("LOGS", LogsRequest.self, .reads, LogRequests.list),
-        .user("LESSON.DONE", LessonDoneRequest.self, .writes, spends: .newFact, LessonAndEventRequests.lessonDone),
-        .user("EVENT", EventRequest.self, .writes, spends: .newFact, LessonAndEventRequests.event),
+        .user("LESSON.DONE", LessonDoneRequest.self, .writes, LessonAndEventRequests.lessonDone),
+        .user("EVENT", EventRequest.self, .writes, LessonAndEventRequests.event),
 
         .user("ACHIEVEMENTS", AchievementsRequest.self, .reads, AchievementRequests.list),
         .user("ACHIEVEMENT", IDRequest.self, .reads, AchievementRequests.one),

@@ -136,16 +136,3 @@ struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     let rawValue: UInt64
     var description: String { String(rawValue) }
 }
-
-/// How a stored push looks on the wire: `* KIND {...data, "seq": n}`.
-enum PushRendering {
-    static func object(_ push: StoredPush) -> JSONObject {
-        var object = push.data
-        object["seq"] = .int(Int(push.seq))
-        return object
-    }
-
-    static func line(_ push: StoredPush) -> ByteBuffer {
-        OutboundLine.push(kind: push.kind.rawValue, object(push))
-    }
-}

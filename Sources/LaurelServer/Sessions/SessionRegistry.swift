@@ -12,11 +12,9 @@ final class SessionRegistry: Sendable {
     }
 
     private let entries = Mutex<[UserID: Entry]>([:])
-    private let limits: UserLimits
     private let metrics: ServerMetrics
 
-    init(limits: UserLimits, metrics: ServerMetrics) {
-        self.limits = limits
+    init(metrics: ServerMetrics) {
         self.metrics = metrics
     }
 
@@ -28,7 +26,7 @@ final class SessionRegistry: Sendable {
                 entries[user.id] = entry
                 return entry.session
             }
-            let session = UserSession(user: user, limits: limits)
+            let session = UserSession(user: user)
             entries[user.id] = Entry(session: session, lineWriters: [lineWriter.id: lineWriter])
             return session
         }

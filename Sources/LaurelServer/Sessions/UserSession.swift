@@ -3,20 +3,18 @@ import Foundation
 import LaurelCore
 import LaurelStore
 
-/// One connected user: all of the user's connections on this instance share it. Its evaluation turn makes the
-/// user's writing requests run one at a time, in arrival order (actor methods alone would interleave at every
-/// `await`); the store's per-user lock extends that to other instances.
+/// One connected user: all of the user's connections on this instance share it. Its turn makes the user's writing
+/// requests run one at a time, in arrival order (actor methods alone would interleave at every `await`); the version
+/// every commit checks extends that to other instances.
 actor UserSession {
     nonisolated let user: AuthenticatedUser
-    /// The engine's state as this instance last saved it (see `EngineStateCache`).
-    nonisolated let stateCache = EngineStateCache()
+    /// The user's progress between requests (see `HeldProgress`).
+    nonisolated let progress = HeldProgress()
     private var turnTaken = false
     private var waitingForTurn: Deque<CheckedContinuation<Void, Never>> = []
-    private var logAllowance: RateBucket
 
-    init(user: AuthenticatedUser, limits: UserLimits) {
+    init(user: AuthenticatedUser) {
         self.user = user
-        self.logAllowance = RateBucket(perSecond: limits.logsPerSecond, burst: limits.logBurst)
     }
 
     /// Runs `work` when every earlier caller's work has finished.
@@ -30,21 +28,19 @@ actor UserSession {
         return try await work()
     }
 
-    /// Takes one log from the user's allowance; nil when allowed, else how long to wait.
-    func spendLogAllowance(now: ContinuousClock.Instant = .now) -> Duration? {
-        logAllowance.spend(at: now)
-    }
-
-    /// Gives back one log taken by `spendLogAllowance` (the request stored nothing new).
-    func refundLogAllowance() {
-        logAllowance.refund()
-    }
-
     private func passTurn() {
         if waitingForTurn.isEmpty {
             turnTaken = false
         } else {
             waitingForTurn.removeFirst().resume()
         }
+    }
+
+    /// Stores the progress held as the user's snapshot, so that the next session adds the facts stored after it
+    /// instead of reading every fact. A failure only means the next session reads more.
+    nonisolated func storeSnapshot(_ snapshot: ProgressSnapshot, in store: any LaurelStore) {
+        let (user, progress) = (user.id, progress)
+        progress.noteSnapshot(snapshot.version)
+        Task { try? await store.saveSnapshot(snapshot, of: user) }
     }
 }

@@ -1,12 +1,12 @@
 import LaurelCore
 import Testing
 
-/// The chooser's history read from a user's facts: only what lies before the period counts.
+/// The chooser's history as the user's running state gives it: only what lies before the period counts.
 @Suite struct ChallengeHistoryTests {
     typealias F = ChallengeFixture
 
     static func history(_ facts: ProgressFacts, before start: LocalDay = F.tuesday) -> ChallengeHistory {
-        ChallengeHistory(facts: facts, before: start, currentStreak: 2, liveActivities: F.standfitActivities)
+        Fixture.accumulate(facts).challengeHistory(before: start, currentStreak: 2, liveActivities: F.standfitActivities)
     }
 
     @Test func theLastFourteenActiveDaysBeforeThePeriod() {

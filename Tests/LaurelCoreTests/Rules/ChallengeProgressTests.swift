@@ -1,7 +1,8 @@
 import LaurelCore
 import Testing
 
-/// Challenge progress counts only the live facts of the challenge's period, and is capped at the target.
+/// Challenge progress counts only the live facts of the challenge's period, as the running state sums them up per
+/// day, and is capped at the target.
 @Suite struct ChallengeProgressTests {
     typealias F = ChallengeFixture
 
@@ -21,8 +22,13 @@ import Testing
     static let neighbours = [log("squats", 50, "2026-11-23", hour: 6), log("pushups", 50, "2026-11-25", hour: 6)]
 
     static func progress(_ challenge: ChallengeChoice, _ logs: [LoggedFact], lessons: [String] = []) -> Int {
-        ChallengeProgress.progress(
-            of: challenge, in: ChallengePeriodFacts(logs: logs + neighbours, lessonDays: lessons.map(Fixture.day)))
+        ChallengeProgress.progress(of: challenge, in: accumulator(logs + neighbours, lessons: lessons))
+    }
+
+    /// The running state of these facts (every lesson a completion of its own lesson).
+    static func accumulator(_ logs: [LoggedFact], lessons: [String] = []) -> ProgressAccumulator {
+        let completions = lessons.enumerated().map { LessonCompletion(lesson: "lesson-\($0.offset)", category: "basics", day: Fixture.day($0.element)) }
+        return Fixture.accumulate(ProgressFacts(logs: logs, lessons: completions))
     }
 
     @Test func logsTodayCountsLogs() {
@@ -91,27 +97,12 @@ import Testing
             Self.log("squats", 1, "2026-11-29"),  // Sunday
             Self.log("squats", 1, "2026-11-30"),  // next Monday
         ]
-        let facts = ChallengePeriodFacts(logs: logs, lessonDays: [Fixture.day("2026-11-27"), Fixture.day("2026-11-26")])
+        let facts = Self.accumulator(logs, lessons: ["2026-11-27", "2026-11-26"])
         #expect(ChallengeProgress.progress(of: challenge, in: facts) == 4, "23, 26, 27 and 29")
         var capped = challenge
         capped.target = 3
         #expect(ChallengeProgress.progress(of: capped, in: facts) == 3)
-        #expect(ChallengeProgress.isComplete(capped, in: facts))
-        #expect(!ChallengeProgress.isComplete(challenge, in: facts))
-    }
-
-    @Test func periodFactsFromAllFactsKeepOnlyThePeriod() {
-        let facts = ProgressFacts(
-            logs: [Self.log("squats", 1, "2026-11-23"), Self.log("squats", 2), Self.log("squats", 3, "2026-11-25")],
-            lessons: [
-                LessonCompletion(lesson: "basics-1", category: "basics", day: Fixture.day("2026-11-20")),
-                LessonCompletion(lesson: "basics-1", category: "basics", day: F.tuesday),
-                LessonCompletion(lesson: "basics-2", category: "basics", day: F.tuesday),
-            ])
-        let daily = ChallengePeriodFacts(facts, in: Self.challenge(.lessonToday).days)
-        #expect(daily.logs.map(\.amount) == [2])
-        #expect(daily.lessonDays == [F.tuesday, F.tuesday], "a repeated lesson counts too: practice makes the day active")
-        let weekly = ChallengePeriodFacts(facts, in: Self.challenge(.activeDaysWeek).days)
-        #expect(weekly.logs.count == 3)
+        #expect(ChallengeProgress.isReached(capped, in: facts))
+        #expect(!ChallengeProgress.isReached(challenge, in: facts))
     }
 }

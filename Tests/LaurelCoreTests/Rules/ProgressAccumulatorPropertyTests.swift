@@ -1,5 +1,6 @@
 import Foundation
 import LaurelCore
+import LaurelTestSupport
 import Testing
 
 /// Random histories, replayed deterministically from their seeds: feeding facts one by one to the
@@ -26,7 +27,7 @@ import Testing
 
     /// One simulated user: the stored facts, the stored accumulator and the clock.
     struct Simulation {
-        var random: SeededGenerator
+        var random: SeededRandom
         var now: Date
         var zone: TimeZone
         var settings = StreakSettingsHistory()
@@ -37,7 +38,7 @@ import Testing
         var backfills = 0
 
         init(seed: UInt64) {
-            random = SeededGenerator(seed: seed)
+            random = SeededRandom(seed: seed)
             now = ProgressAccumulatorPropertyTests.starts.randomElement(using: &random)!
             zone = ProgressAccumulatorPropertyTests.zones.randomElement(using: &random)!
         }
@@ -141,7 +142,7 @@ import Testing
     @Test func longHistoriesAcrossManyDaysStayInAgreement() {
         // Fewer, longer histories: a log most days over months, so streaks earn and spend freezes.
         for seed in UInt64(1000)..<UInt64(1010) {
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             let zone = ProgressAccumulatorPropertyTests.zones.randomElement(using: &random)!
             var settings = StreakSettingsHistory()
             var facts = ProgressFacts()

@@ -1,5 +1,6 @@
 import Foundation
 import LaurelCore
+import LaurelTestSupport
 import Testing
 
 /// `StreakState.current(before:)`: the streak as it stood before a day's activity, read from a state that already
@@ -7,7 +8,7 @@ import Testing
 @Suite struct StreakBeforeDayTests {
     @Test(arguments: 0..<200)
     func theStreakBeforeADayIsTheStreakOfThatDayWithoutItsActivity(seed: Int) {
-        var random = SeededGenerator(seed: UInt64(seed))
+        var random = SeededRandom(seed: UInt64(seed))
         let first = Fixture.day("2024-05-01")
         // Up to 30 days with gaps, rest days on some runs, then the day in question after them.
         let active = (0..<30).map { first.adding(days: $0) }.filter { _ in random.next() % 4 != 0 }

@@ -1,5 +1,6 @@
 import Foundation
 import LaurelCore
+import LaurelTestSupport
 import Testing
 
 /// How long a streak holds without new activity (`StreakWalker.holdsThrough`): the last day on which the walk still
@@ -48,7 +49,7 @@ import Testing
     @Test(arguments: 0..<6)
     func theWalkAgreesOnEveryLaterDay(batch: Int) {
         for seed in UInt64(batch * 40)..<UInt64(batch * 40 + 40) {
-            var random = SeededGenerator(seed: seed)
+            var random = SeededRandom(seed: seed)
             let start = Fixture.day("2024-03-01")
             var settings = StreakSettingsHistory()
             var days: [LocalDay] = []

@@ -7,13 +7,13 @@ import LaurelServer
 import Testing
 @testable import LaurelPostgres
 
-/// Challenges do not take a session's LOGs off the one-statement path: the first LOG of a day chooses the day's
-/// challenges in one statement, a LOG that completes one stores the completion, its XP and its `CHALLENGE` push in
-/// its own commit, and a session on another instance learns of the completion when it catches up.
+/// Challenges take no write off the one route: the first LOG of a day chooses the day's challenges and stores them
+/// with itself, a LOG that completes one stores the completion, its XP and its `CHALLENGE` push in its own commit,
+/// and a session on another instance learns of the completion when it catches up.
 @Suite struct ChallengeLogPathTests {
-    static let boards = "laurel_challenge_boards_loaded_total"
-    static let fromSession = "laurel_facts_stored_total{path=\"session\"}"
-    static let inTransaction = "laurel_facts_stored_total{path=\"transaction\"}"
+    static let periodsRead = "laurel_pieces_loaded_total{piece=\"challenges\"}"
+    static let atSessionVersion = "laurel_writes_total{route=\"session_version\"}"
+    static let underLock = "laurel_writes_total{route=\"user_lock\"}"
     static let loaded = "laurel_session_progress_total{source=\"store\"}"
     static let caughtUp = "laurel_session_progress_total{source=\"caught_up\"}"
 
@@ -23,10 +23,9 @@ import Testing
             let client = try await PushRecorder.authenticated(port: server.port, token: user.token)
             let loadsAtStart = server.counter(Self.loaded)
             Engine.ok(try await client.request("LOG", Engine.log("lunges", amount: 1, id: "first")))
-            #expect(server.counter(Self.boards) == 1, "the first LOG of the day put the day's challenges on the board")
-            #expect(try await Self.storedChallenges(user) == 4)
+            #expect(try await Self.storedChallenges(user) == 4, "the first LOG of the day chose the day's and the week's challenges")
             let answer = try await Challenges.read(client)
-            #expect(server.counter(Self.boards) == 1, "CHALLENGES answers from the session's board")
+            #expect(server.counter(Self.periodsRead) == 0, "the session loaded today's periods with the user: nothing more was read")
 
             let (challenge, logs) = try #require(Challenges.daily(answer).lazy.compactMap { challenge in
                 Challenges.completingLogs(challenge, idPrefix: "c").map { (challenge, $0) }
@@ -37,8 +36,8 @@ import Testing
             try await client.wait { $0.contains { $0.kind == "CHALLENGE" && $0.object["id"]?.stringValue == id } }
             #expect(client.pushes("CHALLENGE").filter { $0.object["id"]?.stringValue == id }.count == 1)
 
-            #expect(server.counter(Self.inTransaction) == 0, "no LOG took the transactional path")
-            #expect(server.counter(Self.fromSession) == 1 + logs.count)
+            #expect(server.counter(Self.underLock) == 0, "no write needed the user's lock")
+            #expect(server.counter(Self.atSessionVersion) == 1 + logs.count, "one commit per LOG (CHALLENGES stored nothing)")
             #expect(server.counter(Self.loaded) == loadsAtStart, "the session was not loaded again")
 
             let after = try await Challenges.read(client)
@@ -85,7 +84,7 @@ import Testing
 
                 #expect(second.counter(Self.loaded) == loadsThere, "the other session caught up instead of loading again")
                 #expect(second.counter(Self.caughtUp) >= 1)
-                #expect(first.counter(Self.inTransaction) + second.counter(Self.inTransaction) == 0)
+                #expect(first.counter(Self.underLock) + second.counter(Self.underLock) == 0)
             }
         }
     }
@@ -99,8 +98,8 @@ import Testing
                 let there = try await PushRecorder.authenticated(port: second.port, token: user.token)
                 let chosenHere = try await Challenges.read(here)
                 Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 3, id: "there-first")))
-                #expect(second.counter("laurel_transaction_retries_total{reason=\"stale_version\"}") >= 1, "the choosing commit was stale")
-                #expect(second.counter(Self.inTransaction) == 0)
+                #expect(second.counter("laurel_stale_commits_total") >= 1, "the choosing commit was stale")
+                #expect(second.counter(Self.underLock) == 0)
                 #expect(try await Self.storedChallenges(user) == 4)
                 let shownThere = try await Challenges.read(there)
                 #expect((Challenges.daily(shownThere) + Challenges.weekly(shownThere)).map(Challenges.identity)
@@ -109,43 +108,19 @@ import Testing
         }
     }
 
-    @Test func aPeriodIsStoredOnceWhoeverChoosesFirst() async throws {
-        let user = try await LaurelTestDatabase.createUser("challenge-store-once")
-        let store = PostgresStore(pool: try await LogCommitTests.poolWithCatalog())
-        let day = LocalDay(year: 2026, month: 11, day: 24)!
-        let version = "SELECT state_version FROM laurel.users WHERE id = $1::bigint"
-        let versionBefore = try await LaurelTestDatabase.count(version, [.int(Int(user.id.rawValue))])
-        func choice(_ slot: Int, _ kind: ChallengeKind, target: Int) -> ChallengeChoice {
-            ChallengeChoice(slot: slot, kind: kind, period: .daily, periodStart: day, target: target, xp: 20, title: "\(kind) \(target)")
-        }
-        let firstChoice = [choice(0, .logsToday, target: 5), choice(1, .distinctToday, target: 3)]
-        let otherChoice = [choice(0, .distinctToday, target: 2), choice(1, .logsToday, target: 9), choice(2, .keepStreak, target: 1)]
-        async let a = store.storeChallenges(user: user.id, firstChoice)
-        async let b = store.storeChallenges(user: user.id, otherChoice)
-        let (storedA, storedB) = try await (a, b)
-        #expect(storedA == storedB, "both choosers get the one stored choice back")
-        #expect(storedA.map(\.choice) == firstChoice || storedA.map(\.choice) == otherChoice, "a period is stored whole: \(storedA)")
-        #expect(try await Self.storedChallenges(user) == storedA.count)
-        // The user's state version stays: choosing changes no figure.
-        #expect(try await LaurelTestDatabase.count(version, [.int(Int(user.id.rawValue))]) == versionBefore)
-    }
-
-    @Test func aLogCommitStoresTheChallengesItChoseUnlessThePeriodHasSomeAlready() async throws {
+    @Test func aCommitStoresTheChallengesItChoseAndAPeriodIsStoredOnce() async throws {
         let user = try await LaurelTestDatabase.createUser("challenge-commit-choice")
-        let pool = try await LogCommitTests.poolWithCatalog()
-        let version = Int64(try await LaurelTestDatabase.count(
-            "SELECT state_version FROM laurel.users WHERE id = $1::bigint", [.int(Int(user.id.rawValue))]))
+        let pool = try await UserCommitTests.poolWithCatalog()
         let day = LocalDay(year: 2026, month: 9, day: 21)!
         let chosen = [
             ChallengeChoice(slot: 0, kind: .logsToday, period: .daily, periodStart: day, target: 1, xp: 20, title: "Log 1 exercise today"),
             ChallengeChoice(slot: 1, kind: .distinctToday, period: .daily, periodStart: day, target: 3, xp: 25, title: "Log 3 different"),
         ]
-        var first = try LogCommitTests.commit(user, version: version, logID: "choose-1")
-        first.challengesChosen = chosen
-        first.challengesCompleted = [chosen[0]]
+        var first = UserCommitTests.commit(user, version: 0, logID: "choose-1")
+        first.writes.challengesChosen = [StoredChallenge(choice: chosen[0], completedAt: first.decidedAt), StoredChallenge(choice: chosen[1], completedAt: nil)]
         let firstCommit = first
-        let stored = try await pool.withConnection { connection in try PostgresStore.storeLogs([firstCommit], on: connection) }
-        guard case .success(.committed(let newVersion, _, _)) = stored[0] else {
+        let stored = try await pool.withConnection { connection in try PostgresStore.storeCommits([firstCommit], on: connection) }
+        guard case .success(.committed(let newVersion, _, _, _)) = stored[0] else {
             Issue.record("the choosing LOG was not committed: \(stored[0])")
             return
         }
@@ -154,12 +129,17 @@ import Testing
             "SELECT count(*) FROM laurel.challenges WHERE user_id = $1::bigint AND completed_at IS NOT NULL", [.int(Int(user.id.rawValue))]) == 1,
             "the challenge the LOG chose and completed is stored completed")
 
-        // Another chooser of the same period (its session had not heard of the first) is stale: nothing is stored.
-        var second = try LogCommitTests.commit(user, version: newVersion, logID: "choose-2")
-        second.challengesChosen = [ChallengeChoice(slot: 0, kind: .keepStreak, period: .daily, periodStart: day, target: 1, xp: 10, title: "Keep")]
-        let secondCommit = second
-        let refused = try await pool.withConnection { connection in try PostgresStore.storeLogs([secondCommit], on: connection) }
-        #expect(try refused[0].get() == .stale)
+        // A chooser of the same period at an older version is stale; one at the new version (a session that decided
+        // wrongly) breaks the period's key: stale too, and nothing of it is stored.
+        for version in [Int64(0), newVersion] {
+            var second = UserCommitTests.commit(user, version: version, logID: "choose-2")
+            second.writes.challengesChosen = [StoredChallenge(
+                choice: ChallengeChoice(slot: 0, kind: .keepStreak, period: .daily, periodStart: day, target: 1, xp: 10, title: "Keep"),
+                completedAt: nil)]
+            let secondCommit = second
+            let refused = try await pool.withConnection { connection in try PostgresStore.storeCommits([secondCommit], on: connection) }
+            #expect(try refused[0].get() == .stale)
+        }
         #expect(try await Self.storedChallenges(user) == 2)
         #expect(try await LaurelTestDatabase.logCount(of: user) == 1)
     }

@@ -3,6 +3,7 @@ import LaurelCore
 import LaurelJSON
 import LaurelPostgres
 import LaurelProtocol
+import LaurelTestSupport
 import Testing
 
 /// For random histories (logs now and backfilled into the week, deleted logs, reconnects, time zones), what
@@ -14,7 +15,7 @@ import Testing
         let user = try await LaurelTestDatabase.createUser("challenge-recount", timeZone: zone)
         let timeZone = try #require(TimeZone(identifier: zone))
         try await TestServer.run(challenges: true) { port in
-            var random = SplitMix64(seed: seed)
+            var random = SeededRandom(seed: seed)
             var client = try await PushRecorder.authenticated(port: port, token: user.token)
             var logIDs: [String] = []
             let today = TestClock.today(in: timeZone)

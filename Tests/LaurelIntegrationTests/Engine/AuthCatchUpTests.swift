@@ -36,11 +36,11 @@ import Testing
             let first = try await LineClient.authenticated(port: port, token: user.token)
             Engine.ok(try await first.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 1))))
             Engine.ok(try await first.request("PING"))
-            let version = try await LaurelTestDatabase.count("SELECT state_version FROM laurel.users WHERE id = $1::bigint", [userID])
+            let version = try await LaurelTestDatabase.count("SELECT version FROM laurel.progress WHERE user_id = $1::bigint", [userID])
 
             let second = try await LineClient.authenticated(port: port, token: user.token)
             Engine.ok(try await second.request("PING"))  // answered after the AUTH's catch-up
-            #expect(try await LaurelTestDatabase.count("SELECT state_version FROM laurel.users WHERE id = $1::bigint", [userID]) == version)
+            #expect(try await LaurelTestDatabase.count("SELECT version FROM laurel.progress WHERE user_id = $1::bigint", [userID]) == version)
         }
     }
 }

@@ -55,7 +55,7 @@ import Testing
         }
 
         try await LaurelTestDatabase.scalar(
-            "UPDATE laurel.progress SET state = NULL, state_version = -1 WHERE user_id = $1::bigint", [userID])
+            "DELETE FROM laurel.progress_snapshots WHERE user_id = $1::bigint", [userID])
         try await TestServer.run { port in
             let again = try await PushRecorder.authenticated(port: port, token: user.token)
             #expect(try await Self.progress(again) == 4)

@@ -44,7 +44,7 @@ import Testing
 
         // And so does a server that holds nothing of the user and finds no stored running state.
         try await LaurelTestDatabase.scalar(
-            "UPDATE laurel.progress SET state = NULL, state_version = -1 WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
+            "DELETE FROM laurel.progress_snapshots WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
         try await TestServer.run(catalog: "mindful") { port in
             let fresh = try await PushRecorder.authenticated(port: port, token: user.token)
             try await Self.expectPractice(fresh, xp: 70, "rebuilt from the facts")

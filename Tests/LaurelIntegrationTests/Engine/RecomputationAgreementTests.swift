@@ -3,23 +3,12 @@ import LaurelCore
 import LaurelJSON
 import LaurelPostgres
 import LaurelServer
+import LaurelTestSupport
 import Testing
 
 /// The server evaluates incrementally, inside each write; recomputing from the stored rows with the pure core must
 /// give the same figures, whatever the order of backfills, deletions and settings changes, in any time zone.
 @Suite struct RecomputationAgreementTests {
-    /// A deterministic random source (SplitMix64), so a failing history replays exactly.
-    struct History: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let activities = ["squats", "pushups", "lunges", "plank"]
 
     @Test(arguments: [("America/St_Johns", UInt64(7)), ("Pacific/Kiritimati", UInt64(11)), ("Asia/Kathmandu", UInt64(23))])
@@ -29,7 +18,7 @@ import Testing
         let user = try await LaurelTestDatabase.createUser("recompute", timeZone: zoneName)
         try await TestServer.run { port in
             let client = try await LineClient.authenticated(port: port, token: user.token)
-            var random = History(state: seed)
+            var random = SeededRandom(seed: seed)
             var live: [String] = []
             let now = Date()
             for step in 0..<42 {
@@ -78,7 +67,7 @@ import Testing
             let profile = Engine.ok(try await client.request("PROFILE"))
             let achievements = Engine.ok(try await client.request("ACHIEVEMENTS", ["include_hidden": true]))
             try await LaurelTestDatabase.scalar(
-                "UPDATE laurel.progress SET state = NULL WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
+                "DELETE FROM laurel.progress_snapshots WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
             #expect(Engine.ok(try await client.request("PROFILE")) == profile)
             #expect(Engine.ok(try await client.request("ACHIEVEMENTS", ["include_hidden": true])) == achievements)
 
@@ -87,7 +76,7 @@ import Testing
             try await RecomputedProgress.read(user, zone: zone, catalog: catalog)
                 .expectAgreement(with: client, catalog: catalog, "\(zoneName) after a log on a rebuilt state")
             try await LaurelTestDatabase.scalar(
-                "UPDATE laurel.progress SET state = NULL WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
+                "DELETE FROM laurel.progress_snapshots WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
             Engine.ok(try await client.request("LOG.DELETE", ["id": "after-reset"]))
             try await RecomputedProgress.read(user, zone: zone, catalog: catalog)
                 .expectAgreement(with: client, catalog: catalog, "\(zoneName) after a delete on a rebuilt state")

@@ -24,13 +24,13 @@ import Testing
             #expect(totals == totals.sorted(), "XP never goes back: \(totals)")
             #expect(try await LaurelTestDatabase.logCount(of: user) == 12)
 
-            // Both instances stored logs from their sessions; a commit that came back stale (the other had written
-            // in between) caught its session up with the LOGs stored since and was evaluated again in memory.
-            let fromSession = first.counter("laurel_facts_stored_total{path=\"session\"}") + second.counter("laurel_facts_stored_total{path=\"session\"}")
-            let retried = first.counter("laurel_facts_stored_total{path=\"transaction\"}") + second.counter("laurel_facts_stored_total{path=\"transaction\"}")
+            // Both instances committed at their sessions' versions; a commit that came back stale (the other had
+            // written in between) caught its session up with what was committed since and was decided again.
+            let atVersion = first.counter(Self.atSessionVersion) + second.counter(Self.atSessionVersion)
+            let underLock = first.counter(Self.underLock) + second.counter(Self.underLock)
             let caughtUp = first.counter(Self.caughtUp) + second.counter(Self.caughtUp)
-            #expect(fromSession > 0 && caughtUp > 0, "session \(fromSession), caught up \(caughtUp), transaction \(retried)")
-            #expect(fromSession + retried == 12)
+            #expect(atVersion > 0 && caughtUp > 0, "at the session's version \(atVersion), caught up \(caughtUp), under the lock \(underLock)")
+            #expect(atVersion + underLock == 12)
 
             let unlocks = try await LaurelTestDatabase.count(
                 "SELECT count(*) - count(DISTINCT achievement_id) FROM laurel.unlocks WHERE user_id = $1::bigint",
@@ -86,8 +86,8 @@ import Testing
             #expect(first.counter(Self.caughtUp) > 0)
             #expect(first.counter(Self.loaded) == loads, "caught up, not loaded again")
 
-            // An operator's grant (no write of the user's own, no new version) ends the run of LOG commits: the
-            // session does not catch up past it but loads everything, and shows it, also after another LOG there.
+            // An operator's grant moves the user's version on as a change a session cannot add to what it holds: the
+            // session loads everything, and shows it, also after another LOG there.
             try await LaurelTestDatabase.scalar("SELECT laurel.grant_premium($1::text, NULL)", [.text(user.name)])
             Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 2, at: TestClock.noon(daysAgo: 1, minute: 9))))
             let premium = try await Eventually.holds(timeout: .seconds(10)) {
@@ -149,4 +149,6 @@ import Testing
     static let loaded = "laurel_session_progress_total{source=\"store\"}"
     static let held = "laurel_session_progress_total{source=\"session\"}"
     static let caughtUp = "laurel_session_progress_total{source=\"caught_up\"}"
+    static let atSessionVersion = "laurel_writes_total{route=\"session_version\"}"
+    static let underLock = "laurel_writes_total{route=\"user_lock\"}"
 }

@@ -95,7 +95,7 @@ import Testing
             #expect(Set(reported) == stored)
 
             let lastSeq = try #require(Int(try await LaurelTestDatabase.scalar(
-                "SELECT last_seq FROM laurel.users WHERE id = $1::bigint", [.int(userID)]) ?? ""))
+                "SELECT last_seq FROM laurel.progress WHERE user_id = $1::bigint", [.int(userID)]) ?? ""))
             for (index, recorder) in recorders.enumerated() {
                 try await recorder.settle(index == 0 ? .seconds(1) : .zero)
                 #expect(recorder.unlockedIDs.count == stored.count, "connection \(index): \(recorder.unlockedIDs)")

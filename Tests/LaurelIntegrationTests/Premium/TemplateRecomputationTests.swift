@@ -3,6 +3,7 @@ import LaurelCore
 import LaurelJSON
 import LaurelPostgres
 import LaurelServer
+import LaurelTestSupport
 import Testing
 
 /// Template progress is evaluated incrementally like everything else; recomputing it from the stored logs and
@@ -21,7 +22,7 @@ import Testing
             for (activity, type, tiers) in Self.templates {
                 _ = try await Templates.created(app, Templates.create(activity, type, tiers: tiers))
             }
-            var random = RecomputationAgreementTests.History(state: seed)
+            var random = SeededRandom(seed: seed)
             var live: [String] = []
             var speedID: String?
             let now = Date()
@@ -60,7 +61,7 @@ import Testing
                 }
             }
             try await LaurelTestDatabase.scalar(
-                "UPDATE laurel.progress SET state = NULL WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
+                "DELETE FROM laurel.progress_snapshots WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
             try await Self.expectAgreement(app, user, zone: zone, catalog: catalog, "\(zoneName) on a rebuilt state")
         }
     }

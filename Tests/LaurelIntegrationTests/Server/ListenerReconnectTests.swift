@@ -20,7 +20,7 @@ import Testing
             // server cannot have heard of it, so only comparing with the database after the reconnect delivers it.
             try await LaurelTestDatabase.scalar(
                 """
-                WITH bumped AS (UPDATE laurel.users SET last_seq = last_seq + 1 WHERE id = $1::bigint RETURNING last_seq)
+                WITH bumped AS (UPDATE laurel.progress SET last_seq = last_seq + 1 WHERE user_id = $1::bigint RETURNING last_seq)
                 INSERT INTO laurel.pushes (user_id, seq, kind, data)
                 SELECT $1::bigint, last_seq, 'SUBSCRIPTION', '{"tier":"free","reason":"test"}'::json FROM bumped
                 RETURNING seq

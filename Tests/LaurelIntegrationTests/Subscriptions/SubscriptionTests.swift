@@ -42,7 +42,7 @@ import Testing
             #expect(abs(endsAt.timeIntervalSince(fourteenDays)) < 3600, "trial ends at \(endsAt)")
 
             let lastSeqText = try await LaurelTestDatabase.scalar(
-                "SELECT last_seq FROM laurel.users WHERE id = $1::bigint", [.int(Int(user.id.rawValue))])
+                "SELECT last_seq FROM laurel.progress WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))])
             let lastSeq = try #require(lastSeqText.flatMap { Int($0) })
             for client in [asking, watching] {
                 let push = try await client.push("SUBSCRIPTION")

@@ -27,7 +27,7 @@ enum LaurelTestDatabase {
     private static let shared = Task<Result<PostgresPool, any Error>, Never> {
         do {
             let pool = PostgresPool(configuration: try configuration("laurel-tests-admin"), size: 4, logger: logger)
-            try await SchemaMigrator(pool: pool, logger: logger).migrate(Migration.shipped())
+            try await SchemaMigrator(pool: pool, logger: logger).migrate(SchemaFiles.shipped())
             return .success(pool)
         } catch {
             return .failure(error)

@@ -1,9 +1,11 @@
+import LaurelTestSupport
+
 /// Request lines for the protocol fuzz test, from a seed: the same seed gives the same lines. Most are hostile
 /// (random bytes and invalid UTF-8, malformed tags and verbs, JSON nested thousands deep, duplicate keys, wrong
 /// types, numbers out of range, look-alike names, over-long lines); some are well formed, so the fuzzing reaches
 /// the handlers and the database. None is `QUIT` (it would end the connection); no line holds an LF.
 struct ProtocolFuzzer {
-    private var random: SplitMix64
+    private var random: SeededRandom
     private var serial = 0
 
     static let verbs = [
@@ -25,7 +27,7 @@ struct ProtocolFuzzer {
     ]
 
     init(seed: UInt64) {
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
     }
 
     /// The next line, without its LF, and the verb it was meant to carry (nil for lines without one).
@@ -146,28 +148,6 @@ struct ProtocolFuzzer {
 
     private mutating func pick<T>(_ values: [T]) -> T {
         values[random.below(values.count)]
-    }
-}
-
-/// A small seeded generator (SplitMix64): fast, and the same sequence on every platform.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<bound (bound > 0).
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
     }
 }
 

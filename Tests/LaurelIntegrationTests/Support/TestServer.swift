@@ -109,8 +109,9 @@ enum TestServer {
         return result
     }
 
-    /// The store's events, without the announcements of state versions when a test wants a server that does not
-    /// hear of other instances' writes (its sessions then find out only when a LOG comes back stale).
+    /// The store's events, without the versions commits announce when a test wants a server that does not hear of
+    /// other instances' writes (its sessions then find out only when a commit comes back stale); their pushes still
+    /// arrive.
     private static func storeEvents(
         from listener: PostgresNotificationListener, hearsStateVersions: Bool, logger: Logger
     ) -> AsyncStream<StoreEvent> {
@@ -119,8 +120,11 @@ enum TestServer {
         return AsyncStream { continuation in
             let task = Task {
                 for await event in events {
-                    if case .stateVersion = event { continue }
-                    continuation.yield(event)
+                    if case .committed(let user, _, let lastSeq) = event {
+                        continuation.yield(.committed(user, version: .min, lastSeq: lastSeq))
+                    } else {
+                        continuation.yield(event)
+                    }
                 }
                 continuation.finish()
             }

@@ -1,31 +1,39 @@
-/// How far a user has come with one challenge in its period.
+/// How far a user has come with one challenge in its period: the rule of rules.md ("Progress and completion"),
+/// counted over the live facts of the period's days as the user's running state sums them up.
 public enum ChallengeProgress {
-    /// Progress of `challenge` over `facts`, capped at the target. Facts outside the challenge's days are ignored,
-    /// so a caller may pass a wider window than the period.
-    public static func progress(of challenge: ChallengeChoice, in facts: ChallengePeriodFacts) -> Int {
-        progress(of: challenge, logs: facts.logs, lessonDays: facts.lessonDays)
+    /// Progress of `challenge`, capped at its target. Rest and vacation days are settings, not facts, so they never
+    /// count.
+    public static func progress(of challenge: ChallengeChoice, in accumulator: ProgressAccumulator) -> Int {
+        min(count(challenge, in: accumulator), challenge.target)
     }
 
-    /// Whether the challenge is done: its progress has reached the target.
-    public static func isComplete(_ challenge: ChallengeChoice, in facts: ChallengePeriodFacts) -> Bool {
-        progress(of: challenge, in: facts) >= challenge.target
+    /// Whether the challenge's progress has reached its target.
+    public static func isReached(_ challenge: ChallengeChoice, in accumulator: ProgressAccumulator) -> Bool {
+        count(challenge, in: accumulator) >= challenge.target
     }
 
-    private static func progress<Logs: Collection<LoggedFact>>(of challenge: ChallengeChoice, logs all: Logs, lessonDays: [LocalDay]) -> Int {
-        let days = challenge.days
-        let logs = all.lazy.filter { days.contains($0.day) }
-        let counted = logs.filter { log in challenge.activity.map { $0 == log.activity } ?? true }
-        let hasLesson = lessonDays.contains { days.contains($0) }
-        let value: Int
+    private static func count(_ challenge: ChallengeChoice, in accumulator: ProgressAccumulator) -> Int {
+        let days = challenge.days.days
         switch challenge.kind {
-        case .logsToday, .sessionsToday: value = counted.count
-        case .amountToday, .minutesToday: value = counted.reduce(0) { $0 + $1.amount }
-        case .distinctToday: value = Set(logs.map(\.activity)).count
-        case .beforeHour: value = logs.contains { $0.localHour < (challenge.hour ?? 0) } ? 1 : 0
-        case .keepStreak: value = hasLesson || !logs.isEmpty ? 1 : 0
-        case .lessonToday: value = hasLesson ? 1 : 0
-        case .activeDaysWeek: value = Set(logs.map(\.day)).union(lessonDays.filter { days.contains($0) }).count
+        case .logsToday, .sessionsToday:
+            return days.reduce(0) { sum, day in
+                sum + (challenge.activity.map { accumulator.figures(of: $0, on: day).logs } ?? accumulator.figures(on: day).logs)
+            }
+        case .amountToday, .minutesToday:
+            return days.reduce(0) { sum, day in
+                sum + (challenge.activity.map { accumulator.figures(of: $0, on: day).amount } ?? accumulator.figures(on: day).amount)
+            }
+        case .distinctToday:
+            return days.count == 1 ? accumulator.figures(on: days[0]).distinctActivities : accumulator.activitiesLogged(on: challenge.days).count
+        case .beforeHour:
+            let hour = challenge.hour ?? 0
+            return days.contains { accumulator.figures(on: $0).earliestLocalHour.map { $0 < hour } ?? false } ? 1 : 0
+        case .keepStreak:
+            return days.contains(where: accumulator.isActive) ? 1 : 0
+        case .lessonToday:
+            return days.contains { accumulator.figures(on: $0).lessons > 0 } ? 1 : 0
+        case .activeDaysWeek:
+            return days.count(where: accumulator.isActive)
         }
-        return min(value, challenge.target)
     }
 }

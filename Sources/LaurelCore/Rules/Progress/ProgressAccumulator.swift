@@ -1,10 +1,11 @@
-/// A compact per-user running state from which every measure and the streak follow, updated with one new
-/// fact at a time without reading the history. The server stores it (it is `Codable`) next to the facts.
+/// A compact per-user running state from which every measure, the streak and every day's figures follow, updated
+/// with one new fact at a time without reading the history. The server keeps it in the user's session and stores
+/// it (it is `Codable`) now and then as a snapshot.
 ///
-/// What it can take incrementally: new logs (including backfilled ones, at any day), new lesson completions
-/// and new events. What needs `init(rebuildingFrom:settings:speedWindows:)` (a full recomputation) instead:
-/// deleting a log, a settings change effective before the last active day (see `acceptsSettingsChange`),
-/// and nothing else; a newly required speed window needs only `track(_:logs:)`.
+/// What it can take incrementally: new logs (backfilled ones too, on any day), new lesson completions and new
+/// events. What needs `init(rebuildingFrom:settings:speedWindows:)` (a full recomputation) instead: deleting a
+/// log, and a settings change effective before the last active day (see `acceptsSettingsChange`); a newly
+/// required speed window needs only `track(_:logs:)`.
 ///
 /// The state grows with the number of active days and (activity, day) pairs, not with the number of logs.
 public struct ProgressAccumulator: Hashable, Sendable, Codable {
@@ -12,8 +13,8 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
     /// Sorted ascending.
     public private(set) var activeDays: [LocalDay] = []
     public private(set) var speedWindows: Set<SpeedWindow> = []
-    private var activities: [String: ActivityTally] = [:]
-    private var days: [LocalDay: DayTally] = [:]
+    var activities: [String: ActivityTally] = [:]
+    var days: [LocalDay: DayTally] = [:]
     private var activeDaysByWeek: [ISOWeek: Int] = [:]
     private var perfectWeeks = 0
     private var busiestDay = 0
@@ -33,27 +34,36 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         for window in speedWindows { speeds[window] = 0 }
     }
 
-    /// The state for all `facts`, fed one by one; the fallback after a deletion.
+    /// The state for all `facts`, fed one by one: the reference every incremental update must agree with, and
+    /// what a deletion or a settings change reaching into walked days falls back to.
     /// - Parameters:
     ///   - facts: live logs, lesson completions and events.
     ///   - settings: the rest-day and vacation history.
     ///   - speedWindows: the windows to track.
     public init(rebuildingFrom facts: ProgressFacts, settings: StreakSettingsHistory, speedWindows: Set<SpeedWindow>) {
         self.init()
+        add(facts, settings: settings)
+        let logsByActivity = Dictionary(grouping: facts.logs, by: \.activity)
+        for window in speedWindows { track(window, logs: logsByActivity[window.activity] ?? []) }
+    }
+
+    /// Adds facts stored after the ones this state counts (a snapshot brought up to date, a session catching up with
+    /// writes elsewhere). Speed windows are not measured here: a window whose activity got logs is to be measured
+    /// again from all its logs (`track(_:logs:)`).
+    public mutating func add(_ facts: ProgressFacts, settings: StreakSettingsHistory) {
         for lesson in facts.lessons { record(lesson, settings: settings) }
         for event in facts.events { record(event) }
+        // In day order, so that the streak is walked forward instead of again from the start for each backfill.
         for log in facts.logs.sorted(by: { ($0.day, $0.at) < ($1.day, $1.at) }) {
             record(log, neighbours: [], settings: settings)
         }
-        let logsByActivity = Dictionary(grouping: facts.logs, by: \.activity)
-        for window in speedWindows { track(window, logs: logsByActivity[window.activity] ?? []) }
     }
 
     /// Adds one new live log.
     /// - Parameters:
     ///   - log: the new log; its id must not have been recorded before.
     ///   - neighbours: for each tracked speed window of the log's activity, the live logs of that activity
-    ///     whose `at` lies at most that many minutes before or after `log.at` (the server queries them with
+    ///     whose `at` lies at most that many minutes before or after `log.at` (the server loads them with
     ///     the largest such window). Pass `[]` when the activity has no tracked window. The log itself may
     ///     be included.
     ///   - settings: the rest-day and vacation history.
@@ -62,14 +72,9 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         earliestLocalHour = min(earliestLocalHour ?? log.localHour, log.localHour)
         latestLocalHour = max(latestLocalHour ?? log.localHour, log.localHour)
 
-        var tally = activities[log.activity] ?? ActivityTally()
-        let firstOfActivityThatDay = tally.add(log, settings: settings)
-        activities[log.activity] = tally
-
-        var dayTally = days[log.day] ?? DayTally()
-        dayTally.logs += 1
-        if firstOfActivityThatDay { dayTally.activities += 1 }
-        days[log.day] = dayTally
+        // Mutated where they are kept: a copy taken out and put back would copy the activity's per-day figures.
+        let firstOfActivityThatDay = activities[log.activity, default: ActivityTally()].add(log, settings: settings)
+        let dayTally = days[log.day, default: DayTally()].add(log, firstOfActivity: firstOfActivityThatDay)
         busiestDay = max(busiestDay, dayTally.logs)
         dayVariety = max(dayVariety, dayTally.activities)
 
@@ -87,6 +92,7 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
             completedLessons[lesson.lesson] = lesson.category
             lessonsByCategory[lesson.category, default: 0] += 1
         }
+        days[lesson.day, default: DayTally()].lessons += 1
         markActive(lesson.day, settings: settings)
     }
 
@@ -95,13 +101,19 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         events[event.name, default: 0] += 1
     }
 
-    /// Starts tracking a speed window (a template gained a `speed` tier).
+    /// Starts tracking a speed window (a template gained a `speed` tier), or measures it again from scratch.
     /// - Parameters:
     ///   - window: the window.
     ///   - logs: every live log of the window's activity.
     public mutating func track(_ window: SpeedWindow, logs: [LoggedFact]) {
         speedWindows.insert(window)
         speeds[window] = window.best(in: logs)
+    }
+
+    /// Stops tracking a speed window no achievement needs any more.
+    public mutating func untrack(_ window: SpeedWindow) {
+        speedWindows.remove(window)
+        speeds[window] = nil
     }
 
     /// Whether a settings change effective from `day` can be applied to this state as is. Days up to the
@@ -144,6 +156,13 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         return measures
     }
 
+    /// XP earned from facts alone (logs, lessons, active days), without building every measure.
+    public var baseXP: Int {
+        ExperienceFormula.xp(
+            liveLogs: totalLogs, completedLessons: completedLessons.count, activeDays: activeDays.count,
+            unlockedAchievements: 0, challengeXP: 0)
+    }
+
     private mutating func markActive(_ day: LocalDay, settings: StreakSettingsHistory) {
         let index = activeDays.insertionIndex(of: day)
         guard index == activeDays.count || activeDays[index] != day else { return }
@@ -168,7 +187,8 @@ struct ActivityTally: Hashable, Sendable, Codable {
     var logs = 0
     var bestDay = 0
     var bestWeek = 0
-    var dailyAmounts: [LocalDay: Int] = [:]
+    /// The activity's live logs and their summed amount, per local day.
+    var daily: [LocalDay: ActivityDay] = [:]
     var weeklyAmounts: [ISOWeek: Int] = [:]
     var streak = StreakWalker(usesFreezes: false)
 
@@ -176,21 +196,20 @@ struct ActivityTally: Hashable, Sendable, Codable {
     mutating func add(_ log: LoggedFact, settings: StreakSettingsHistory) -> Bool {
         total += log.amount
         logs += 1
-        let previousDayAmount = dailyAmounts[log.day]
-        let dayAmount = (previousDayAmount ?? 0) + log.amount
-        dailyAmounts[log.day] = dayAmount
+        let isFirstThatDay = daily[log.day] == nil
+        let dayAmount = daily[log.day, default: ActivityDay()].add(log.amount)
         bestDay = max(bestDay, dayAmount)
         let week = log.day.isoWeek
         let weekAmount = weeklyAmounts[week, default: 0] + log.amount
         weeklyAmounts[week] = weekAmount
         bestWeek = max(bestWeek, weekAmount)
 
-        guard previousDayAmount == nil else { return false }
+        guard isFirstThatDay else { return false }
         if streak.lastActiveDay.map({ log.day > $0 }) ?? true {
             var ignored: [StreakEvent] = []
             streak.recordActive(log.day, settings: settings, events: &ignored)
         } else {
-            streak = StreakCalculator.activityWalker(days: dailyAmounts.keys, settings: settings)
+            streak = StreakCalculator.activityWalker(days: daily.keys, settings: settings)
         }
         return true
     }
@@ -200,16 +219,43 @@ struct ActivityTally: Hashable, Sendable, Codable {
     }
 }
 
-/// Running figures of one day inside `ProgressAccumulator`.
+/// One activity's live logs on one local day.
+struct ActivityDay: Hashable, Sendable, Codable {
+    var amount = 0
+    var logs = 0
+
+    /// Adds a log of `amount`; returns the day's amount after it.
+    mutating func add(_ amount: Int) -> Int {
+        self.amount += amount
+        logs += 1
+        return self.amount
+    }
+}
+
+/// Running figures of one local day inside `ProgressAccumulator`: what the day's challenges count.
 struct DayTally: Hashable, Sendable, Codable {
     var logs = 0
+    var amount = 0
     /// Distinct activities logged that day.
     var activities = 0
+    /// The earliest local hour of the day's logs.
+    var earliestLocalHour: Int?
+    /// Lesson completions, repeats included (practice makes a day active).
+    var lessons = 0
+
+    /// Adds a log; returns the day's figures after it.
+    mutating func add(_ log: LoggedFact, firstOfActivity: Bool) -> DayTally {
+        logs += 1
+        amount += log.amount
+        if firstOfActivity { activities += 1 }
+        earliestLocalHour = min(earliestLocalHour ?? log.localHour, log.localHour)
+        return self
+    }
 }
 
 extension Array where Element == LocalDay {
     /// Where `day` is or would go in this ascending array.
-    fileprivate func insertionIndex(of day: LocalDay) -> Int {
+    func insertionIndex(of day: LocalDay) -> Int {
         if let last, last < day { return count }
         var low = 0
         var high = count

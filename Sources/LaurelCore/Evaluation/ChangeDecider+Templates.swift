@@ -1,0 +1,113 @@
+/// TEMPLATE.CREATE, TEMPLATE.UPDATE, TEMPLATE.DELETE and TEMPLATE.IMPORT (premium). A change is evaluated at
+/// once, so a new or reactivated template can unlock in the same request.
+extension ChangeDecider {
+    mutating func createTemplates(_ draft: TemplateDraft) throws(Undecided) -> ChangeOutcome {
+        try requirePremium()
+        let activities: [Activity]
+        if let named = draft.activity {
+            guard let activity = progress.liveActivity(named, catalog: catalog) else { throw .refused(.notFound(field: "activity")) }
+            activities = [activity]
+        } else {
+            activities = progress.liveActivities(catalog: catalog)
+        }
+        let limit = rules.limits.templates
+        if progress.templates.count + activities.count > limit {
+            throw .refused(.tooLarge(limit: limit, message: "at most \(limit) templates"))
+        }
+        let created = activities.map { activity in
+            let type = draft.type.rawValue
+            let name = draft.name ?? "\(activity.name) \(type.prefix(1).uppercased())\(type.dropFirst())"
+            return add(name: name, activityID: activity.id, type: draft.type, tiers: draft.tiers, active: true)
+        }
+        try remakeAchievements()
+        settle(removesFacts: false)
+        return .templates(created)
+    }
+
+    mutating func updateTemplate(_ change: TemplateChange) throws(Undecided) -> ChangeOutcome {
+        guard var template = progress.templates.first(where: { $0.id == change.id }) else { throw .refused(.notFound(field: "id")) }
+        try requirePremium()
+        if let name = change.name { template.name = name }
+        if let tiers = change.tiers {
+            if let problem = TemplateTierRules.problem(type: template.type, tiers: tiers) {
+                throw .refused(.invalidArgument(field: problem.field, message: problem.message))
+            }
+            template.tiers = tiers
+        }
+        switch change.active {
+        case true?:
+            if template.inactiveReason == AchievementTemplate.activityDeleted, progress.liveActivity(template.activityID, catalog: catalog) == nil {
+                throw .refused(.conflict("the template's activity is deleted; restore the activity first"))
+            }
+            (template.active, template.inactiveReason) = (true, nil)
+        case false?:
+            if template.active { (template.active, template.inactiveReason) = (false, AchievementTemplate.deactivated) }
+        case nil:
+            break
+        }
+        if let index = progress.templates.firstIndex(where: { $0.id == template.id }) { progress.templates[index] = template }
+        changed(template)
+        try remakeAchievements()
+        settle(removesFacts: false)
+        return .templates(progress.templates.filter { $0.id == template.id })
+    }
+
+    /// Deleting a template removes it and its achievements, earned ones included (rules.md).
+    mutating func deleteTemplate(_ id: String) throws(Undecided) -> ChangeOutcome {
+        guard let template = progress.templates.first(where: { $0.id == id }) else { throw .refused(.notFound(field: "id")) }
+        try requirePremium()
+        let prefix = AchievementTemplate.achievementIDPrefix(template: template.id)
+        progress.unlocks = progress.unlocks.filter { !$0.key.hasPrefix(prefix) }
+        progress.templates.removeAll { $0.id == id }
+        writes.deletedTemplates.append(id)
+        writes.deletedUnlockPrefixes.append(prefix)
+        writes.reloadsSessions = true
+        try remakeAchievements()
+        settle(removesFacts: false)
+        return .templateDeleted(id: id, removedAchievements: template.tiers.count)
+    }
+
+    /// Each entry on its own: one that cannot be placed (no such activity, tiers that do not fit the type, the
+    /// limit reached) is skipped with the reason, the others are created.
+    mutating func importTemplates(_ entries: [(name: String, entry: Result<PortableTemplate, ImportProblem>)]) throws(Undecided) -> ChangeOutcome {
+        try requirePremium()
+        let limit = rules.limits.templates
+        var created: [AchievementTemplate] = []
+        var skipped: [(name: String, reason: String)] = []
+        for (name, entry) in entries {
+            let template: PortableTemplate
+            switch entry {
+            case .success(let read): template = read
+            case .failure(let problem):
+                skipped.append((name, problem.message))
+                continue
+            }
+            guard let activity = progress.liveActivity(template.activity, catalog: catalog) else {
+                skipped.append((name, "no activity named \"\(template.activity)\""))
+                continue
+            }
+            if let problem = TemplateTierRules.problem(type: template.type, tiers: template.tiers) {
+                skipped.append((name, problem.message))
+                continue
+            }
+            guard progress.templates.count < limit else {
+                skipped.append((name, "the limit of \(limit) templates is reached"))
+                continue
+            }
+            created.append(add(name: template.name, activityID: activity.id, type: template.type, tiers: template.tiers, active: template.active))
+        }
+        try remakeAchievements()
+        settle(removesFacts: false)
+        return .imported(created: created, skipped: skipped)
+    }
+
+    private mutating func add(name: String, activityID: String, type: TemplateType, tiers: [TemplateTier], active: Bool) -> AchievementTemplate {
+        let template = AchievementTemplate(
+            id: evaluator.makeID(), name: name, activityID: activityID, type: type, tiers: tiers, active: active,
+            inactiveReason: active ? nil : AchievementTemplate.deactivated, createdAt: now, updatedAt: now)
+        progress.templates.append(template)
+        writes.templates.append(template)
+        writes.reloadsSessions = true
+        return template
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// The one evaluator of the rules: every change of a user's stored state — a fact reported, a log deleted,
+/// settings, activities, templates, challenges chosen, the passing of days — is decided here, from the user's
+/// ``UserProgress`` and nothing else, into the progress after it and what to store and push. It reads nothing:
+/// what the progress lacks it asks for (``Evaluation/needs(_:)``), and the caller evaluates again once it is read.
+public struct ProgressEvaluator: Sendable {
+    public let rules: Rulebook
+    public let user: UserID
+    /// Makes the ids of new templates, custom activities and facts sent without one.
+    public let makeID: @Sendable () -> String
+
+    public init(rules: Rulebook, user: UserID, makeID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }) {
+        self.rules = rules
+        self.user = user
+        self.makeID = makeID
+    }
+
+    /// Decides `change` at `now` against `progress`, with the pieces read for it so far.
+    public func evaluate(_ change: UserChange, on progress: UserProgress, with pieces: LoadedPieces = LoadedPieces(), now: Date) -> Evaluation {
+        var decider = ChangeDecider(evaluator: self, progress: progress, pieces: pieces, now: now)
+        do throws(Undecided) {
+            let outcome = try decider.decide(change)
+            return .decided(Decision(progress: decider.progress, writes: decider.writes, events: decider.events, outcome: outcome, decidedAt: now))
+        } catch {
+            switch error {
+            case .needs(let pieces): return .needs(pieces)
+            case .refused(let refusal): return .refused(refusal)
+            }
+        }
+    }
+}
+
+/// Why a change could not be decided yet, or at all.
+enum Undecided: Error {
+    case needs(Set<ProgressPiece>)
+    case refused(Refusal)
+}
+
+/// One decision in the making: the progress as it changes, what is to be stored and pushed. The change kinds
+/// live in extensions of their own (facts, deletion, settings, activities, templates, challenges); what follows
+/// every change — challenges completed, achievements unlocked, figures, pushes — is ``settle(removesFacts:)``.
+struct ChangeDecider {
+    let evaluator: ProgressEvaluator
+    var progress: UserProgress
+    let pieces: LoadedPieces
+    let now: Date
+    var writes = ProgressWrites()
+    private var unlockEvents: [ProgressEvent] = []
+    private var challengeEvents: [ProgressEvent] = []
+    private var otherEvents: [ProgressEvent] = []
+
+    init(evaluator: ProgressEvaluator, progress: UserProgress, pieces: LoadedPieces, now: Date) {
+        self.evaluator = evaluator
+        self.progress = progress
+        self.pieces = pieces
+        self.now = now
+    }
+
+    var rules: Rulebook { evaluator.rules }
+    var catalog: Catalog { evaluator.rules.catalog }
+    /// The user's local day now, in the zone in force (after a zone change, the new one).
+    var today: LocalDay { progress.today(at: now) }
+    var events: [ProgressEvent] { unlockEvents + challengeEvents + otherEvents }
+
+    mutating func decide(_ change: UserChange) throws(Undecided) -> ChangeOutcome {
+        // Nothing can be logged into a period that ended before the backfill window.
+        progress.challenges.forget(endingBefore: today.adding(days: -Int((rules.logTimes.backfillWindow / 86_400).rounded(.up)) - 1))
+        switch change {
+        case .report(let fact): return try record(fact)
+        case .deleteLog(let id): return try deleteLog(id)
+        case .changeSettings(let change): return try changeSettings(change)
+        case .createActivity(let draft): return try createActivity(draft)
+        case .setActivityDeleted(let idOrName, let deleted): return try setActivityDeleted(idOrName, deleted: deleted)
+        case .createTemplates(let draft): return try createTemplates(draft)
+        case .updateTemplate(let change): return try updateTemplate(change)
+        case .deleteTemplate(let id): return try deleteTemplate(id)
+        case .importTemplates(let entries): return try importTemplates(entries)
+        case .chooseChallenges: return try chooseChallenges()
+        case .catchUp:
+            try trackSpeedWindows()
+            settle(removesFacts: false)
+            return .none
+        }
+    }
+
+    // MARK: what follows every change
+
+    /// Completes the challenges now reached, unlocks what is now met, and brings the figures and the streak up to
+    /// date, with the pushes that tell about it.
+    /// - Parameter removesFacts: the change deleted facts: a shorter streak is then a correction, not news.
+    mutating func settle(removesFacts: Bool) {
+        completeReachedChallenges()
+        let before = progress.figures
+        let accumulator = progress.accumulator
+        let streak = accumulator.streak(today: today, settings: progress.settingsHistory)
+        let outcome = AchievementEvaluator.evaluate(
+            definitions: progress.achievements.evaluated, measures: accumulator.measures, alreadyUnlocked: progress.unlocksWorthXP,
+            challengeXP: before.challengeXP, highestLevelReached: before.highestLevel)
+        for definition in outcome.newlyUnlocked {
+            progress.unlocks[definition.id] = now
+            writes.unlocks.append(definition.id)
+            unlockEvents.append(.unlocked(definition.id))
+        }
+        if outcome.reachedNewLevel { otherEvents.append(.levelReached(level: outcome.level, xp: outcome.xp)) }
+        if !removesFacts, let kind = StreakEvent.worthShowing(before: before.shownStreak, after: streak) {
+            otherEvents.append(.streak(kind, streak))
+        }
+        var figures = before
+        figures.xp = outcome.xp
+        figures.level = outcome.level
+        figures.highestLevel = outcome.highestLevel
+        figures.shownStreak = streak
+        figures.streakHoldsThrough = accumulator.streakHoldsThrough(settings: progress.settingsHistory)
+        figures.unlocked = progress.unlocksWorthXP.count
+        figures.totalLogs = accumulator.totalLogs
+        figures.activeDays = accumulator.activeDays.count
+        progress.figures = figures
+        // Whether today is at risk changes with the day alone; it is worth no write of its own.
+        var unchanged = figures
+        unchanged.shownStreak.atRisk = before.shownStreak.atRisk
+        if unchanged != before || !writes.isEmpty { writes.figures = figures }
+    }
+
+    /// Marks completed, at the moment of the decision, every challenge at hand that its period's facts now reach
+    /// (chosen ones included: a challenge chosen after the facts that reach it is completed at once).
+    private mutating func completeReachedChallenges() {
+        for choice in progress.challenges.open where ChallengeProgress.isReached(choice, in: progress.accumulator) {
+            progress.challenges.complete(choice, at: now)
+            progress.figures.challengeXP += choice.xp
+            if let chosen = writes.challengesChosen.firstIndex(where: { $0.choice.id == choice.id }) {
+                writes.challengesChosen[chosen].completedAt = now
+            } else {
+                writes.challengesCompleted.append(choice)
+            }
+            challengeEvents.append(.challengeCompleted(StoredChallenge(choice: choice, completedAt: now)))
+        }
+    }
+
+    // MARK: pieces
+
+    /// The stored challenges of `period`, or the piece to read when the progress does not know them.
+    func challenges(of period: ChallengeBook.Period, missing: inout Set<ProgressPiece>) -> [StoredChallenge]? {
+        guard let known = progress.challenges.challenges(of: period) else {
+            missing.insert(.challenges(period))
+            return nil
+        }
+        return known
+    }
+
+    /// Whether the catalog's pool offers challenges of this kind of period.
+    func poolOffers(_ period: ChallengePeriod) -> Bool {
+        catalog.challengePool.contains { $0.kind.period == period }
+    }
+
+    /// Tracks the speed windows the user's achievements need and drops the others; a window tracked from scratch
+    /// needs every live log of its activity.
+    mutating func trackSpeedWindows() throws(Undecided) {
+        let required = progress.achievements.speedWindows
+        for window in progress.accumulator.speedWindows.subtracting(required) { progress.accumulator.untrack(window) }
+        let missing = required.subtracting(progress.accumulator.speedWindows)
+        guard !missing.isEmpty else { return }
+        var wanted: Set<ProgressPiece> = []
+        for window in missing {
+            if let logs = pieces.activityLogs[window.activity] {
+                progress.accumulator.track(window, logs: logs)
+            } else {
+                wanted.insert(.activityLogs(window.activity))
+            }
+        }
+        if !wanted.isEmpty { throw .needs(wanted) }
+    }
+
+    /// The user's achievements again, after templates or custom activities changed.
+    mutating func remakeAchievements() throws(Undecided) {
+        progress.achievements = rules.achievements(templates: progress.templates, activities: progress.customActivities)
+        try trackSpeedWindows()
+    }
+
+    /// The running state recomputed from every live fact (minus the log `leavingOut`).
+    mutating func rebuild(leavingOut logID: String? = nil) throws(Undecided) {
+        guard var facts = pieces.allFacts else { throw .needs([.allFacts]) }
+        if let logID { facts.logs.removeAll { $0.id == logID } }
+        progress.accumulator = ProgressAccumulator(
+            rebuildingFrom: facts, settings: progress.settingsHistory, speedWindows: progress.achievements.speedWindows)
+        writes.rebuilt = true
+    }
+
+    /// Templates may be changed only with premium (a running trial counts), checked at the moment of the change.
+    func requirePremium() throws(Undecided) {
+        let subscription = progress.subscription
+        guard !subscription.isPremium(at: now) else { return }
+        throw .refused(.premiumRequired(
+            trialAvailable: !subscription.trialUsed,
+            message: subscription.status(at: now) == .lapsed
+                ? "your premium has ended: templates keep counting but cannot be changed"
+                : "achievement templates are a premium feature"))
+    }
+}

@@ -1,0 +1,22 @@
+/// Everything a server instance evaluates every user by: the catalog (activities, lessons, achievements, presets,
+/// challenge pool), the operator's limits and how far a fact's time may lie from now.
+public struct Rulebook: Sendable {
+    public let catalog: Catalog
+    /// The catalog's achievements alone: what every user without templates is measured against, made once and
+    /// shared (a session holds it for each connected user).
+    public let catalogAchievements: UserAchievements
+    public var limits: UserLimits
+    public var logTimes: LogTimePolicy
+
+    public init(catalog: Catalog, limits: UserLimits = UserLimits(), logTimes: LogTimePolicy = LogTimePolicy()) {
+        self.catalog = catalog
+        self.catalogAchievements = UserAchievements(catalog: catalog, templates: [], activities: [])
+        self.limits = limits
+        self.logTimes = logTimes
+    }
+
+    /// The achievements of a user with these templates and custom activities (deleted ones included).
+    public func achievements(templates: [AchievementTemplate], activities: [Activity]) -> UserAchievements {
+        templates.isEmpty ? catalogAchievements : UserAchievements(catalog: catalog, templates: templates, activities: activities)
+    }
+}

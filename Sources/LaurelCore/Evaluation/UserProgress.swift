@@ -1,0 +1,75 @@
+import Foundation
+
+/// Everything the rules read about one user, as of one version of the user's stored state: settings and their
+/// history, subscription, custom activities, templates, unlocks, the running state of the facts, the stored
+/// figures, the challenges of the periods at hand and the log allowance. A user's session holds it, so that a
+/// write is decided without reading anything; ``ProgressEvaluator`` decides every change against it.
+public struct UserProgress: Sendable {
+    public var settings: UserSettings
+    /// The zone of `settings` (UTC when this machine does not know the name).
+    public var zone: TimeZone
+    public var settingsHistory: StreakSettingsHistory
+    public var subscription: SubscriptionState
+    /// Custom activities, deleted ones included, oldest first.
+    public var customActivities: [Activity]
+    /// Oldest first.
+    public var templates: [AchievementTemplate]
+    public var achievements: UserAchievements
+    /// Achievement id to unlock time, unlocks no longer listed included.
+    public var unlocks: [String: Date]
+    public var accumulator: ProgressAccumulator
+    public var figures: ProgressFigures
+    public var challenges: ChallengeBook
+    public var allowance: LogAllowance
+
+    public init(
+        settings: UserSettings, settingsHistory: StreakSettingsHistory, subscription: SubscriptionState, customActivities: [Activity],
+        templates: [AchievementTemplate], achievements: UserAchievements, unlocks: [String: Date], accumulator: ProgressAccumulator,
+        figures: ProgressFigures, challenges: ChallengeBook, allowance: LogAllowance
+    ) {
+        self.settings = settings
+        self.zone = TimeZone(identifier: settings.timeZone) ?? .gmt
+        self.settingsHistory = settingsHistory
+        self.subscription = subscription
+        self.customActivities = customActivities
+        self.templates = templates
+        self.achievements = achievements
+        self.unlocks = unlocks
+        self.accumulator = accumulator
+        self.figures = figures
+        self.challenges = challenges
+        self.allowance = allowance
+    }
+
+    /// A custom activity by id or name (case-insensitive), deleted ones included.
+    public func customActivity(_ idOrName: String) -> Activity? {
+        if let byID = customActivities.first(where: { $0.id == idOrName }) { return byID }
+        let key = idOrName.lowercased()
+        return customActivities.first { $0.name.lowercased() == key }
+    }
+
+    /// A built-in or a live custom activity by id or name; deleted ones are not found.
+    public func liveActivity(_ idOrName: String, catalog: Catalog) -> Activity? {
+        if let builtin = catalog.builtinActivity(named: idOrName) { return builtin }
+        guard let custom = customActivity(idOrName), !custom.deleted else { return nil }
+        return custom
+    }
+
+    /// The built-in and live custom activities, catalog first.
+    public func liveActivities(catalog: Catalog) -> [Activity] {
+        catalog.activities + customActivities.filter { !$0.deleted }
+    }
+
+    /// The user's local day of `now`.
+    public func today(at now: Date) -> LocalDay {
+        LocalDay(of: now, in: zone)
+    }
+
+    /// The daily streak as of `now`.
+    public func streak(at now: Date) -> StreakState {
+        accumulator.streak(today: today(at: now), settings: settingsHistory)
+    }
+
+    /// The unlocks worth XP now: those of achievements still listed for the user.
+    public var unlocksWorthXP: Set<String> { achievements.unlocksWorthXP(unlocks.keys) }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The user's stored challenges of the periods a session knows about: for each such period, what is stored (an
+/// empty list when nothing was chosen). A period the book does not know is loaded before anything that needs it
+/// is decided; progress is never kept here, it is counted from the facts (``ChallengeProgress``).
+public struct ChallengeBook: Sendable, Equatable {
+    /// A period of one user: daily or weekly, from its first day.
+    public struct Period: Hashable, Sendable, Comparable {
+        public var kind: ChallengePeriod
+        public var start: LocalDay
+
+        public init(_ kind: ChallengePeriod, start: LocalDay) {
+            self.kind = kind
+            self.start = start
+        }
+
+        /// The period of `kind` that contains `day`.
+        public init(_ kind: ChallengePeriod, containing day: LocalDay) {
+            self.init(kind, start: kind.start(of: day))
+        }
+
+        public var days: ClosedRange<LocalDay> { kind.days(from: start) }
+
+        public static func < (lhs: Period, rhs: Period) -> Bool {
+            (lhs.start, lhs.kind == .daily ? 0 : 1) < (rhs.start, rhs.kind == .daily ? 0 : 1)
+        }
+    }
+
+    private var periods: [Period: [StoredChallenge]] = [:]
+
+    public init() {}
+
+    /// What is stored for `period` (in slot order), or nil when the book does not know.
+    public func challenges(of period: Period) -> [StoredChallenge]? {
+        periods[period]
+    }
+
+    /// Takes on what the store holds for `period`.
+    public mutating func know(_ period: Period, stored: [StoredChallenge]) {
+        periods[period] = stored.sorted { $0.choice.slot < $1.choice.slot }
+    }
+
+    /// The periods the book knows.
+    public var knownPeriods: [Period] { periods.keys.sorted() }
+
+    /// Every challenge the book holds that is not completed.
+    public var open: [ChallengeChoice] {
+        periods.keys.sorted().flatMap { period in periods[period]!.filter { $0.completedAt == nil }.map(\.choice) }
+    }
+
+    /// Marks a held challenge completed at `at`.
+    public mutating func complete(_ choice: ChallengeChoice, at: Date) {
+        let period = Period(choice.period, start: choice.periodStart)
+        guard let index = periods[period]?.firstIndex(where: { $0.choice.slot == choice.slot }) else { return }
+        periods[period]![index].completedAt = at
+    }
+
+    /// Forgets periods that ended before `day` (nothing can be logged that far back).
+    public mutating func forget(endingBefore day: LocalDay) {
+        periods = periods.filter { $0.key.days.upperBound >= day }
+    }
+}

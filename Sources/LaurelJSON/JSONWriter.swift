@@ -1,0 +1,156 @@
+/// Writes compact JSON text straight into bytes, without building a ``JSONValue`` tree first: what the busiest
+/// answers (a LOG's) and the store's statements are written with. Commas between members and elements are placed
+/// by the writer; strings are escaped as ``JSONValue/serialized()`` escapes them, so both write the same text.
+///
+/// ```swift
+/// var json = JSONWriter()
+/// json.beginObject()
+/// json.field("xp", 120)
+/// json.key("unlocked"); json.beginArray(); json.endArray()
+/// json.endObject()   // {"xp":120,"unlocked":[]}
+/// ```
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8]
+    /// How many containers are open (at most 64).
+    private var depth = 0
+    /// Bit d: the container open at depth d has a member or element already (the next one needs a comma).
+    private var hasElement: UInt64 = 0
+    /// A key was just written: the value that follows needs no comma.
+    private var afterKey = false
+
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The text written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    // MARK: containers
+
+    public mutating func beginObject() {
+        beginValue()
+        bytes.append(UInt8(ascii: "{"))
+        open()
+    }
+
+    public mutating func endObject() {
+        close()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    public mutating func beginArray() {
+        beginValue()
+        bytes.append(UInt8(ascii: "["))
+        open()
+    }
+
+    public mutating func endArray() {
+        close()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A member's name; its value follows.
+    public mutating func key(_ name: String) {
+        beginValue()
+        JSONTextWriter.writeString(name, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    // MARK: values
+
+    public mutating func string(_ value: String) {
+        beginValue()
+        JSONTextWriter.writeString(value, into: &bytes)
+    }
+
+    public mutating func int(_ value: Int) {
+        beginValue()
+        JSONTextWriter.writeInteger(value, into: &bytes)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        beginValue()
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    }
+
+    public mutating func null() {
+        beginValue()
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// A double as ``JSONValue/serialized()`` writes it (non-finite as `null`).
+    public mutating func double(_ value: Double) {
+        value.isFinite ? raw(value.description) : null()
+    }
+
+    /// A value already written as JSON text elsewhere (a stored push's object, a kept answer).
+    public mutating func raw(_ json: String) {
+        beginValue()
+        bytes.append(contentsOf: json.utf8)
+    }
+
+    /// A value already written as JSON bytes.
+    public mutating func raw(_ json: [UInt8]) {
+        beginValue()
+        bytes.append(contentsOf: json)
+    }
+
+    /// A ``JSONValue`` tree (for the rare values that come as one).
+    public mutating func value(_ value: JSONValue) {
+        beginValue()
+        value.write(into: &bytes)
+    }
+
+    // MARK: members
+
+    public mutating func field(_ name: String, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    public mutating func field(_ name: String, _ value: Int) {
+        key(name)
+        int(value)
+    }
+
+    public mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    /// A member only when there is a value (absent, not `null`, otherwise).
+    public mutating func field(_ name: String, ifPresent value: String?) {
+        if let value { field(name, value) }
+    }
+
+    public mutating func field(_ name: String, ifPresent value: Int?) {
+        if let value { field(name, value) }
+    }
+
+    // MARK: commas
+
+    private mutating func beginValue() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        guard depth > 0 else { return }
+        let bit: UInt64 = 1 << UInt64(depth - 1)
+        if hasElement & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+        hasElement |= bit
+    }
+
+    private mutating func open() {
+        precondition(depth < 64, "JSON nested more than 64 deep")
+        depth += 1
+        hasElement &= ~(1 << UInt64(depth - 1))
+    }
+
+    private mutating func close() {
+        precondition(depth > 0, "closing a JSON container that is not open")
+        depth -= 1
+        afterKey = false
+    }
+}

@@ -1,0 +1,66 @@
+import Synchronization
+
+/// Gathers the writes of many callers that arrive together and stores them as one batch, in one statement and one
+/// transaction on one pooled connection, so they share a round trip and a WAL flush (group commit). When batches
+/// leave and how many run at once is ``GroupCommitLine``'s decision; this runs what it decides: flushers on pool
+/// connections, and each caller resumed with its write's outcome.
+///
+/// `flush` turns a batch into one outcome per write, in order; when it throws (the database is unreachable, or the
+/// statement as a whole failed), every write of that batch gets the error.
+final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
+    typealias Flush = @Sendable ([Write], PostgresConnection) throws -> [Outcome]
+
+    private struct Waiting: Sendable {
+        let write: Write
+        let continuation: CheckedContinuation<Outcome, any Error>
+    }
+
+    private let line: Mutex<GroupCommitLine<Waiting>>
+    private let pool: PostgresPool
+    private let flush: Flush
+
+    /// - Parameters:
+    ///   - pool: where batches run.
+    ///   - maxBatch: the most writes in one batch.
+    ///   - maxFlushers: the most batches in flight at once (each holds one pool connection).
+    ///   - backlogPerFlusher: how many writes must wait for each running flusher before another one starts.
+    ///   - flush: stores one batch; runs on a database thread.
+    init(pool: PostgresPool, maxBatch: Int = 256, maxFlushers: Int = 2, backlogPerFlusher: Int = 64, flush: @escaping Flush) {
+        self.pool = pool
+        self.line = Mutex(GroupCommitLine(maxBatch: maxBatch, maxFlushers: maxFlushers, backlogPerFlusher: backlogPerFlusher))
+        self.flush = flush
+    }
+
+    /// Stores `write` with the next batch; returns its outcome once the batch has committed.
+    func submit(_ write: Write) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            let action = line.withLock { $0.submit(Waiting(write: write, continuation: continuation)) }
+            if action == .startFlusher { startFlusher() }
+        }
+    }
+
+    private func startFlusher() {
+        Task {
+            do {
+                try await pool.withConnection { connection in self.drain(on: connection) }
+            } catch {
+                for waiting in line.withLock({ $0.flusherFailed() }) { waiting.continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    /// Stores batches on `connection` until nothing is waiting.
+    private func drain(on connection: PostgresConnection) {
+        while let batch = line.withLock({ $0.nextBatch() }) {
+            do {
+                let outcomes = try flush(batch.map(\.write), connection)
+                guard outcomes.count == batch.count else {
+                    throw PostgresError.decoding("a batch of \(batch.count) writes got \(outcomes.count) outcomes")
+                }
+                for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(returning: outcome) }
+            } catch {
+                for waiting in batch { waiting.continuation.resume(throwing: error) }
+            }
+        }
+    }
+}

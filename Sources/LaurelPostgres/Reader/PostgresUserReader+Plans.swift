@@ -1,0 +1,64 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelStore
+
+/// What the user planned: custom activities, templates and the challenges chosen for periods.
+extension PostgresUserReader {
+    func customActivities() throws -> [Activity] {
+        try connection.query(
+            """
+            SELECT id, name, unit, icon, deleted_at IS NOT NULL AS deleted FROM laurel.activities
+             WHERE user_id = $1::bigint ORDER BY created_at, id
+            """, [userParameter]
+        ).map { row in
+            guard let unit = ActivityUnit(rawValue: try row.string("unit")) else {
+                throw StoreError.failed("stored activity has an unknown unit")
+            }
+            return Activity(id: try row.string("id"), name: try row.string("name"), unit: unit, icon: row["icon"], custom: true,
+                            deleted: try row.bool("deleted"))
+        }
+    }
+
+    func templates() throws -> [AchievementTemplate] {
+        try connection.query(
+            """
+            SELECT id::text AS id, name, activity_id, type, tiers::text AS tiers, active, inactive_reason,
+                   \(PostgresTimestamp.column("created_at", as: "created_us")), \(PostgresTimestamp.column("updated_at", as: "updated_us"))
+              FROM laurel.templates WHERE user_id = $1::bigint ORDER BY created_at, id
+            """, [userParameter]
+        ).map { row in
+            guard let type = TemplateType(rawValue: try row.string("type")) else { throw StoreError.failed("stored template has an unknown type") }
+            return AchievementTemplate(
+                id: try row.string("id"), name: try row.string("name"), activityID: try row.string("activity_id"), type: type,
+                tiers: try Self.tiers(try row.string("tiers")), active: try row.bool("active"), inactiveReason: row["inactive_reason"],
+                createdAt: PostgresTimestamp.date(microseconds: try row.int("created_us")),
+                updatedAt: PostgresTimestamp.date(microseconds: try row.int("updated_us")))
+        }
+    }
+
+    private static func tiers(_ text: String) throws -> [TemplateTier] {
+        guard case .array(let list) = try JSONParser.parse(text) else { throw StoreError.failed("stored tiers are not a list") }
+        return try list.map { value in
+            guard let tier = value.objectValue.flatMap(TemplateTier.init(json:)) else {
+                throw StoreError.failed("a stored tier lacks its name or target")
+            }
+            return tier
+        }
+    }
+
+    func challenges(of period: ChallengeBook.Period) throws -> [StoredChallenge] {
+        try connection.query(
+            """
+            SELECT slot, kind, title, target, xp, activity_id, hour, \(PostgresTimestamp.column("completed_at", as: "completed_us"))
+              FROM laurel.challenges WHERE user_id = $1::bigint AND period = $2::text AND period_start = $3::date ORDER BY slot
+            """, [userParameter, .text(period.kind.rawValue), .text(period.start.description)]
+        ).map { row in
+            guard let kind = ChallengeKind(rawValue: try row.string("kind")) else { throw StoreError.failed("a stored challenge has an unknown kind") }
+            let choice = ChallengeChoice(
+                slot: try row.int("slot"), kind: kind, period: period.kind, periodStart: period.start, target: try row.int("target"),
+                xp: try row.int("xp"), title: try row.string("title"), activity: row["activity_id"], hour: try row.optionalInt("hour"))
+            return StoredChallenge(choice: choice, completedAt: try row.optionalInt("completed_us").map(PostgresTimestamp.date(microseconds:)))
+        }
+    }
+}

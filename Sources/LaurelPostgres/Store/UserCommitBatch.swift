@@ -1,0 +1,162 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelStore
+
+/// A batch of commits as `laurel.commit_changes` takes it (sql/functions/store_changes.sql lists the fields): a JSON
+/// array written straight into bytes, one object per commit, with the rows the rules decided. Values that are JSON
+/// themselves (an answer, a push, tiers, a snapshot) travel as strings and are stored as sent.
+enum UserCommitBatch {
+    /// The batch text for `commits`, each numbered by its place in the given order.
+    static func text(_ commits: [UserCommit]) -> String {
+        var json = JSONWriter(capacity: 512 * commits.count)
+        json.beginArray()
+        for (place, commit) in commits.enumerated() { write(commit, place: place, into: &json) }
+        json.endArray()
+        return json.text
+    }
+
+    private static func write(_ commit: UserCommit, place: Int, into json: inout JSONWriter) {
+        let writes = commit.writes
+        json.beginObject()
+        json.field("n", place)
+        json.field("user_id", Int(commit.user.rawValue))
+        json.field("version", Int(commit.expectedVersion))
+        if writes.reloadsSessions { json.field("reloads", true) }
+        if writes.rebuilt { json.field("rebuilt", true) }
+        json.field("decided_us", PostgresTimestamp.microseconds(commit.decidedAt))
+        if let fact = writes.fact { write(fact, answer: commit.answer ?? "{}", into: &json) }
+        json.field("deleted_log", ifPresent: writes.deletedLog)
+        if let change = writes.settings {
+            json.field("settings_zone", change.0.timeZone)
+            json.field("settings_rest", ifPresent: change.0.restDay?.rawValue)
+            json.field("settings_vacation", change.0.vacation)
+            json.field("settings_day", change.effective.description)
+        }
+        if let activity = writes.activity {
+            json.key("custom_activity")
+            json.beginObject()
+            json.field("id", activity.id)
+            json.field("name", activity.name)
+            json.field("unit", activity.unit.rawValue)
+            json.field("icon", ifPresent: activity.icon)
+            json.field("deleted", activity.deleted)
+            json.endObject()
+        }
+        if !writes.templates.isEmpty {
+            json.key("templates")
+            json.beginArray()
+            for template in writes.templates { write(template, into: &json) }
+            json.endArray()
+        }
+        strings("deleted_templates", writes.deletedTemplates, into: &json)
+        strings("deleted_unlock_prefixes", writes.deletedUnlockPrefixes, into: &json)
+        strings("unlocks", writes.unlocks, into: &json)
+        if !writes.challengesChosen.isEmpty {
+            json.key("chosen")
+            json.beginArray()
+            for chosen in writes.challengesChosen {
+                json.beginObject()
+                period(of: chosen.choice, into: &json)
+                json.field("kind", chosen.choice.kind.rawValue)
+                json.field("title", chosen.choice.title)
+                json.field("target", chosen.choice.target)
+                json.field("xp", chosen.choice.xp)
+                json.field("activity_id", ifPresent: chosen.choice.activity)
+                json.field("hour", ifPresent: chosen.choice.hour)
+                json.field("completed", chosen.completedAt != nil)
+                json.endObject()
+            }
+            json.endArray()
+        }
+        if !writes.challengesCompleted.isEmpty {
+            json.key("completed")
+            json.beginArray()
+            for choice in writes.challengesCompleted {
+                json.beginObject()
+                period(of: choice, into: &json)
+                json.endObject()
+            }
+            json.endArray()
+        }
+        if !commit.pushes.isEmpty {
+            strings("push_kinds", commit.pushes.map(\.kind.rawValue), into: &json)
+            strings("push_data", commit.pushes.map(\.data), into: &json)
+        }
+        if let figures = writes.figures { write(figures, into: &json) }
+        if let allowance = writes.allowance, let available = allowance.available, let at = allowance.spentAt {
+            json.key("allowance")
+            json.double(available)
+            json.field("allowance_us", PostgresTimestamp.microseconds(at))
+        }
+        json.field("snapshot", ifPresent: commit.snapshot)
+        json.endObject()
+    }
+
+    private static func write(_ fact: NewFact, answer: String, into json: inout JSONWriter) {
+        json.field("fact_kind", fact.kind.rawValue)
+        json.field("fact_id", fact.id)
+        json.field("at_us", PostgresTimestamp.microseconds(fact.at))
+        json.field("day", fact.day.description)
+        if let requestedAt = fact.requestedAt { json.field("requested_us", PostgresTimestamp.microseconds(requestedAt)) }
+        json.field("response", answer)
+        switch fact.content {
+        case .log(let activity, let amount, let localHour, let note):
+            json.field("activity", activity)
+            json.field("amount", amount)
+            json.field("local_hour", localHour)
+            json.field("note", ifPresent: note)
+        case .lesson(let lesson):
+            json.field("lesson", lesson.id)
+            json.field("category", lesson.category)
+        case .event(let name):
+            json.field("event", name)
+        }
+    }
+
+    private static func write(_ template: AchievementTemplate, into json: inout JSONWriter) {
+        json.beginObject()
+        json.field("id", template.id)
+        json.field("activity_id", template.activityID)
+        json.field("name", template.name)
+        json.field("type", template.type.rawValue)
+        json.field("tiers", JSONValue.array(template.tiers.map { .object($0.json) }).serialized())
+        json.field("active", template.active)
+        json.field("inactive_reason", ifPresent: template.inactiveReason)
+        json.field("created_us", PostgresTimestamp.microseconds(template.createdAt))
+        json.field("updated_us", PostgresTimestamp.microseconds(template.updatedAt))
+        json.endObject()
+    }
+
+    private static func write(_ figures: ProgressFigures, into json: inout JSONWriter) {
+        let streak = figures.shownStreak
+        json.field("has_figures", true)
+        json.field("xp", figures.xp)
+        json.field("level", figures.level)
+        json.field("max_level", figures.highestLevel)
+        json.field("current_streak", streak.current)
+        json.field("longest_streak", streak.longest)
+        json.field("streak_freezes", streak.freezes)
+        json.field("streak_at_risk", streak.atRisk)
+        json.field("last_active_day", ifPresent: streak.lastActiveDay?.description)
+        json.field("streak_holds_through", ifPresent: figures.streakHoldsThrough?.description)
+        json.field("challenge_xp", figures.challengeXP)
+        json.field("unlocked", figures.unlocked)
+        json.field("total_logs", figures.totalLogs)
+        json.field("active_days", figures.activeDays)
+    }
+
+    private static func period(of choice: ChallengeChoice, into json: inout JSONWriter) {
+        json.field("period", choice.period.rawValue)
+        json.field("period_start", choice.periodStart.description)
+        json.field("slot", choice.slot)
+    }
+
+    private static func strings(_ name: String, _ values: [String], into json: inout JSONWriter) {
+        guard !values.isEmpty else { return }
+        json.key(name)
+        json.beginArray()
+        for value in values { json.string(value) }
+        json.endArray()
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import LaurelCore
+import LaurelStore
+
+/// Reads the pieces a decision asked for (``ProgressPiece``) in one snapshot of the user's stored state.
+enum PieceReading {
+    static func read(
+        _ wanted: Set<ProgressPiece>, from reader: any UserReader
+    ) throws -> (challenges: [ChallengeBook.Period: [StoredChallenge]], pieces: LoadedPieces) {
+        var challenges: [ChallengeBook.Period: [StoredChallenge]] = [:]
+        var pieces = LoadedPieces()
+        for piece in wanted {
+            switch piece {
+            case .challenges(let period):
+                challenges[period] = try reader.challenges(of: period)
+            case .storedFact(let kind, let id):
+                pieces.storedFacts[.init(kind, id)] = .some(try reader.storedFact(kind, id: id))
+            case .log(let id):
+                pieces.logs[id] = .some(try reader.log(id: id))
+            case .neighbours(let activity, let around, let minutes):
+                let reach = TimeInterval(minutes * 60)
+                pieces.neighbours[activity] = try reader.logFacts(
+                    activity: activity, from: around.addingTimeInterval(-reach), through: around.addingTimeInterval(reach))
+            case .activityLogs(let activity):
+                pieces.activityLogs[activity] = try reader.logFacts(activity: activity, from: .distantPast, through: .distantFuture)
+            case .allFacts:
+                pieces.allFacts = try reader.facts(after: FactSeqs()).facts
+            }
+        }
+        return (challenges, pieces)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LaurelCore
+import LaurelStore
+
+/// A user's progress as a session holds it: what the rules read (``UserProgress``) and where that stands in the store
+/// (the version, the last push, the newest facts counted), so that a write is decided without reading anything and
+/// committed at that version.
+struct SessionProgress: Sendable {
+    var progress: UserProgress
+    var position: StoredPosition
+    /// The version of the snapshot the store keeps for the user, as far as the session knows.
+    var snapshotVersion: Int64
+
+    var version: Int64 { position.version }
+
+    /// How many versions a session lets the stored snapshot fall behind before it stores one again (a device connected
+    /// for days), so that a restart adds a bounded number of facts.
+    static let snapshotInterval: Int64 = 1000
+
+    /// Everything the rules read about the user, from one snapshot of the store: the running state from the stored
+    /// snapshot and the facts stored after it (from every fact when there is no usable snapshot), the speed windows
+    /// the user's achievements need, and today's and this week's challenges.
+    init(reading reader: any UserReader, rules: Rulebook, now: Date) throws {
+        let standing = try reader.standing()
+        let (settings, history) = try reader.settings()
+        let activities = try reader.customActivities()
+        let templates = try reader.templates()
+        let achievements = rules.achievements(templates: templates, activities: activities)
+        var accumulator = ProgressAccumulator()
+        var seqs = FactSeqs()
+        var logged: Set<String> = []
+        snapshotVersion = -1
+        if let snapshot = try reader.snapshot(), snapshot.version >= standing.rebuiltVersion, snapshot.version <= standing.version {
+            let (facts, newest) = try reader.facts(after: snapshot.seqs)
+            accumulator = snapshot.accumulator
+            accumulator.add(facts, settings: history)
+            (seqs, snapshotVersion, logged) = (newest, snapshot.version, Set(facts.logs.map(\.activity)))
+        } else {
+            let (facts, newest) = try reader.facts(after: FactSeqs())
+            accumulator = ProgressAccumulator(rebuildingFrom: facts, settings: history, speedWindows: achievements.speedWindows)
+            seqs = newest
+        }
+        // A window no achievement needs goes; one that is new, or whose activity got logs since the snapshot, is
+        // measured from all its logs.
+        for window in accumulator.speedWindows.subtracting(achievements.speedWindows) { accumulator.untrack(window) }
+        for window in achievements.speedWindows where !accumulator.speedWindows.contains(window) || logged.contains(window.activity) {
+            accumulator.track(window, logs: try reader.logFacts(activity: window.activity, from: .distantPast, through: .distantFuture))
+        }
+        var progress = UserProgress(
+            settings: settings, settingsHistory: history, subscription: try reader.subscription(), customActivities: activities,
+            templates: templates, achievements: achievements, unlocks: try reader.unlocks(), accumulator: accumulator,
+            figures: standing.figures, challenges: ChallengeBook(), allowance: standing.allowance)
+        let today = progress.today(at: now)
+        for kind in ChallengePeriod.allCases where rules.catalog.challengePool.contains(where: { $0.kind.period == kind }) {
+            let period = ChallengeBook.Period(kind, containing: today)
+            progress.challenges.know(period, stored: try reader.challenges(of: period))
+        }
+        self.progress = progress
+        position = StoredPosition(version: standing.version, lastSeq: standing.lastSeq, seqs: seqs)
+    }
+
+    /// This progress brought up to what was committed since (only facts, unlocks, challenges and figures, or the
+    /// store would not have answered): the facts added to the running state, the rest taken as it is now. Nil when a
+    /// new log belongs to a tracked speed window, which needs all of its activity's logs: the session loads again.
+    func caughtUp(with changes: ProgressChanges) -> SessionProgress? {
+        let windows = progress.accumulator.speedWindows
+        guard !changes.logs.contains(where: { log in windows.contains { $0.activity == log.activity } }) else { return nil }
+        var next = self
+        next.progress.accumulator.add(
+            ProgressFacts(logs: changes.logs, lessons: changes.lessons, events: changes.events), settings: progress.settingsHistory)
+        next.progress.unlocks = changes.unlocks
+        for (period, stored) in changes.challenges { next.progress.challenges.know(period, stored: stored) }
+        next.progress.figures = changes.figures
+        next.progress.allowance = changes.allowance
+        next.position = StoredPosition(version: changes.version, lastSeq: max(position.lastSeq, changes.lastSeq), seqs: changes.seqs)
+        return next
+    }
+
+    /// The snapshot of this progress, to store when the session ends or when the stored one has fallen far behind.
+    var snapshot: ProgressSnapshot? {
+        guard version > snapshotVersion else { return nil }
+        return ProgressSnapshot(version: version, seqs: position.seqs, accumulator: progress.accumulator)
+    }
+}

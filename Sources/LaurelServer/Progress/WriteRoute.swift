@@ -1,0 +1,131 @@
+import Foundation
+import LaurelCore
+import LaurelProtocol
+import LaurelStore
+
+/// The route every write of a user takes (docs/write-path.md): decided by the one evaluator (``ProgressEvaluator``)
+/// against the progress the session holds, and committed in one statement at the session's version. What the
+/// progress lacks for a decision (a past period's challenges, a new log's neighbours, a stored fact for a retry) is
+/// read at that version and the same decision is made again. A commit that finds the version moved on catches up and
+/// decides again; when that keeps happening (another instance writing the same user all the time), the write takes
+/// the user's lock and runs the same decision and the same commit under it.
+struct WriteRoute {
+    let context: RequestContext
+
+    /// How many commits at the session's version a write tries before it takes the user's lock.
+    static let attemptsBeforeLock = 3
+
+    /// What a write came to once committed, or decided to store nothing.
+    struct Performed: Sendable {
+        var decision: Decision
+        /// The pushes it stored, with their seqs.
+        var pushes: [StoredPush]
+        /// The answer rendered for the decision (kept with a new fact, so that a retry gets it back).
+        var answer: String?
+    }
+
+    /// Decides and commits `change`, decided at `now`.
+    /// - Parameter answer: renders the verb's answer from the decision, before the commit (a new fact keeps it).
+    func perform(_ change: UserChange, now: Date, answer: @escaping @Sendable (Decision) -> String? = { _ in nil }) async throws -> Performed {
+        let store = context.store
+        for _ in 1...Self.attemptsBeforeLock {
+            if let performed = try await attempt(change, now: now, answer: answer, via: store.access(to: context.user.id), verified: false) {
+                if !performed.decision.writes.isEmpty { context.services.metrics.countWrite(underLock: false) }
+                return performed
+            }
+            context.services.metrics.countStaleCommit()
+        }
+        let performed = try await store.withUserLocked(context.user.id) { locked in
+            // Under the lock nobody else writes the user: a stale commit here is a broken invariant, not contention.
+            guard let performed = try await attempt(change, now: now, answer: answer, via: locked, verified: true) else {
+                throw StoreError.failed("a write under the user's lock found the user's version moved on")
+            }
+            return performed
+        }
+        if !performed.decision.writes.isEmpty { context.services.metrics.countWrite(underLock: true) }
+        return performed
+    }
+
+    /// One decision and its commit; nil when the commit found the version moved on.
+    /// - Parameter verified: the progress held is checked against the store before deciding (under the lock, where
+    ///   that is the last chance to see a write that has not been announced yet).
+    private func attempt(
+        _ change: UserChange, now: Date, answer: @Sendable (Decision) -> String?, via access: any UserAccess, verified: Bool
+    ) async throws -> Performed? {
+        let evaluator = ProgressEvaluator(rules: context.services.rules, user: context.user.id)
+        var pieces = LoadedPieces()
+        var held = try await context.progress(now: now, via: access, verified: verified)
+        while true {
+            switch evaluator.evaluate(change, on: held.progress, with: pieces, now: now) {
+            case .needs(let wanted):
+                guard try await load(wanted, into: &pieces, for: &held, via: access) else {
+                    // The store has moved on from the progress held: catch up, and read again what is needed then.
+                    context.session.progress.markBehind()
+                    (held, pieces) = (try await context.progress(now: now, via: access, verified: true), LoadedPieces())
+                    continue
+                }
+            case .refused(let refusal):
+                throw ProtocolError(refusal)
+            case .decided(let decision):
+                let rendered = answer(decision)
+                guard !decision.writes.isEmpty else { return Performed(decision: decision, pushes: [], answer: rendered) }
+                let commit = UserCommit(
+                    user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
+                    pushes: PushRendering.drafts(for: decision, rules: context.services.rules), answer: rendered,
+                    snapshot: decision.writes.rebuilt ? try ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil)
+                switch try await access.commit(commit) {
+                case .committed(let version, let lastSeq, let factSeq, let pushes):
+                    keep(decision, after: held, version: version, lastSeq: lastSeq, factSeq: factSeq)
+                    return Performed(decision: decision, pushes: pushes, answer: rendered)
+                case .stale:
+                    context.session.progress.markBehind()
+                    return nil
+                case .duplicate:
+                    // The new fact's id is taken: a retry, answered from what is stored (or a conflict).
+                    guard case .report(let fact) = change, let id = fact.id, pieces.storedFacts[.init(fact.kind, id)] == nil else {
+                        throw StoreError.failed("a commit found its fact's id taken twice")
+                    }
+                    guard try await load([.storedFact(fact.kind, id: id)], into: &pieces, for: &held, via: access) else {
+                        context.session.progress.markBehind()
+                        (held, pieces) = (try await context.progress(now: now, via: access, verified: true), LoadedPieces())
+                        continue
+                    }
+                }
+            }
+        }
+    }
+
+    /// The session takes on the decided progress at the version the commit left.
+    private func keep(_ decision: Decision, after held: SessionProgress, version: Int64, lastSeq: Int64, factSeq: Int64?) {
+        var next = held
+        next.progress = decision.progress
+        next.position.version = version
+        next.position.lastSeq = lastSeq
+        if let factSeq, let kind = decision.writes.fact?.kind {
+            switch kind {
+            case .log: next.position.seqs.log = max(next.position.seqs.log, factSeq)
+            case .lesson: next.position.seqs.lesson = max(next.position.seqs.lesson, factSeq)
+            case .event: next.position.seqs.event = max(next.position.seqs.event, factSeq)
+            }
+        }
+        if decision.writes.rebuilt { next.snapshotVersion = version }
+        context.session.progress.keep(next)
+        if let snapshot = next.snapshot, version - next.snapshotVersion >= SessionProgress.snapshotInterval {
+            context.session.storeSnapshot(snapshot, in: context.store)
+        }
+    }
+
+    /// Reads the pieces at the version held: the challenges of a period go to the session's progress for good, the
+    /// rest to this decision. False when the store is at another version (nothing is taken then).
+    private func load(
+        _ wanted: Set<ProgressPiece>, into pieces: inout LoadedPieces, for held: inout SessionProgress, via access: any UserAccess
+    ) async throws -> Bool {
+        let (version, loaded) = try await access.read { reader in (try reader.standing().version, try PieceReading.read(wanted, from: reader)) }
+        guard version == held.version else { return false }
+        for piece in wanted { context.services.metrics.countPieceLoaded(piece) }
+        for (period, stored) in loaded.challenges { held.progress.challenges.know(period, stored: stored) }
+        pieces.merge(loaded.pieces)
+        context.session.progress.keep(held)
+        return true
+    }
+}

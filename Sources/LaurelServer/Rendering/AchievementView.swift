@@ -1,0 +1,85 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+
+/// An achievement as a user sees it (`ACHIEVEMENT` in the protocol): its definition with the user's progress,
+/// unlock date and whether it is hidden. A secret achievement stays hidden, nameless and undescribed until it is
+/// unlocked.
+struct AchievementView: Sendable {
+    let entry: UserAchievements.Entry
+    let progress: Int
+    let unlockedAt: Date?
+
+    init(entry: UserAchievements.Entry, measures: ProgressMeasures, level: Int, unlockedAt: Date?) {
+        self.entry = entry
+        self.progress = entry.definition.displayedProgress(for: measures.measure(of: entry.definition.rule, level: level))
+        self.unlockedAt = unlockedAt
+    }
+
+    /// Every achievement listed for the user, with the progress `progress` holds.
+    static func all(of progress: UserProgress) -> [AchievementView] {
+        let measures = progress.accumulator.measures
+        return progress.achievements.entries.map { entry in
+            AchievementView(
+                entry: entry, measures: measures, level: progress.figures.highestLevel, unlockedAt: progress.unlocks[entry.definition.id])
+        }
+    }
+
+    /// One achievement of the user's, by id.
+    static func one(_ id: String, of progress: UserProgress, measures: ProgressMeasures? = nil) -> AchievementView? {
+        progress.achievements.entry(id: id).map { entry in
+            AchievementView(
+                entry: entry, measures: measures ?? progress.accumulator.measures, level: progress.figures.highestLevel,
+                unlockedAt: progress.unlocks[id])
+        }
+    }
+
+    var definition: AchievementDefinition { entry.definition }
+    var activity: String? { definition.rule.activity }
+    var source: String { entry.template == nil ? "builtin" : "template" }
+    var isUnlocked: Bool { unlockedAt != nil }
+    /// Secret ones until unlocked, and those of inactive templates (deactivated, or their activity deleted).
+    var isHidden: Bool { (definition.isSecret && !isUnlocked) || !entry.isEvaluated }
+
+    var status: String {
+        if isUnlocked { return "unlocked" }
+        return progress > 0 ? "in_progress" : "locked"
+    }
+
+    /// How far along, 0 to 1.
+    var completion: Double { Double(progress) / Double(max(1, definition.target)) }
+
+    func write(into json: inout JSONWriter) {
+        let concealed = definition.isSecret && !isUnlocked
+        json.beginObject()
+        json.field("id", definition.id)
+        json.field("name", concealed ? "???" : definition.name)
+        if !concealed { json.field("description", definition.description) }
+        json.field("icon", definition.icon)
+        json.field("category", definition.category)
+        json.field("tier", definition.tier.rawValue)
+        json.field("source", source)
+        json.field("template_id", ifPresent: entry.template?.id)
+        json.field("activity", ifPresent: activity)
+        json.field("target", definition.target)
+        json.field("progress", progress)
+        json.field("unit", entry.unit)
+        json.field("unlocked_at", ifPresent: unlockedAt.map(Timestamp.format))
+        json.field("hidden", isHidden)
+        json.endObject()
+    }
+}
+
+enum StreakRendering {
+    /// `{"current", "longest", "freezes", "at_risk", "last_active_day"?}`.
+    static func write(_ streak: StreakState, into json: inout JSONWriter) {
+        json.beginObject()
+        json.field("current", streak.current)
+        json.field("longest", streak.longest)
+        json.field("freezes", streak.freezes)
+        json.field("at_risk", streak.atRisk)
+        json.field("last_active_day", ifPresent: streak.lastActiveDay?.description)
+        json.endObject()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+
+/// The answer LOG, LESSON.DONE and EVENT share: `{"log": FACT, "duplicate", "unlocked", "xp", "level", "streak"}`.
+/// It is kept with the fact, so a retry with the same id gets the first answer back, marked as a duplicate.
+enum FactAnswer {
+    /// The answer to a decided fact: a new one's, or a retry's first answer.
+    static func text(for decision: Decision, rules: Rulebook) -> String? {
+        switch decision.outcome {
+        case .recorded(let fact): return new(fact, decision: decision).text
+        case .replayed(let first): return replay(first)
+        default: return nil
+        }
+    }
+
+    private static func new(_ fact: NewFact, decision: Decision) -> JSONWriter {
+        let progress = decision.progress
+        var json = JSONWriter(capacity: 320)
+        json.beginObject()
+        json.key("log")
+        write(fact, into: &json)
+        json.field("duplicate", false)
+        json.key("unlocked")
+        json.beginArray()
+        let measures = decision.events.contains { if case .unlocked = $0 { true } else { false } } ? progress.accumulator.measures : nil
+        for case .unlocked(let id) in decision.events {
+            AchievementView.one(id, of: progress, measures: measures)?.write(into: &json)
+        }
+        json.endArray()
+        json.field("xp", progress.figures.xp)
+        json.field("level", progress.figures.level)
+        json.key("streak")
+        StreakRendering.write(progress.figures.shownStreak, into: &json)
+        json.endObject()
+        return json
+    }
+
+    /// The fact as the answer shows it: a LOG (`{"id", "activity", "amount", "at", "day", "note"?}`), a lesson
+    /// completion (`{"id", "lesson", "at", "day"}`) or an event (`{"id", "event", "at", "day"}`).
+    static func write(_ fact: NewFact, into json: inout JSONWriter) {
+        json.beginObject()
+        json.field("id", fact.id)
+        switch fact.content {
+        case .log(let activity, let amount, _, _):
+            json.field("activity", activity)
+            json.field("amount", amount)
+        case .lesson(let lesson):
+            json.field("lesson", lesson.id)
+        case .event(let name):
+            json.field("event", name)
+        }
+        json.field("at", Timestamp.format(fact.at))
+        json.field("day", fact.day.description)
+        if case .log(_, _, _, let note) = fact.content { json.field("note", ifPresent: note) }
+        json.endObject()
+    }
+
+    /// The first answer, marked as a duplicate. The answer is an object whose `"duplicate":false` member comes right
+    /// after the fact; a quote inside a string is always escaped, so the first such bytes are that member.
+    static func replay(_ first: String) -> String {
+        guard let range = first.range(of: "\"duplicate\":false") else { return first }
+        return first.replacingCharacters(in: range, with: "\"duplicate\":true")
+    }
+}
+
+enum LogRendering {
+    /// `{"id", "activity", "amount", "at", "day", "note"?}`.
+    static func write(id: String, activity: String, amount: Int, at: Date, day: LocalDay, note: String?, into json: inout JSONWriter) {
+        json.beginObject()
+        json.field("id", id)
+        json.field("activity", activity)
+        json.field("amount", amount)
+        json.field("at", Timestamp.format(at))
+        json.field("day", day.description)
+        json.field("note", ifPresent: note)
+        json.endObject()
+    }
+}

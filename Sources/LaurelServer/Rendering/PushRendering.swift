@@ -1,0 +1,67 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+import LaurelStore
+import NIOCore
+
+/// How pushes look: the stored pushes a decision's events make (their objects as JSON text), and a stored push on the
+/// wire, `* KIND {...data, "seq": n}`.
+enum PushRendering {
+    /// The pushes that tell about a decision, in its events' order.
+    static func drafts(for decision: Decision, rules: Rulebook) -> [PushDraft] {
+        guard !decision.events.isEmpty else { return [] }
+        let progress = decision.progress
+        let measures = progress.accumulator.measures
+        return decision.events.compactMap { event in
+            var json = JSONWriter()
+            let kind: PushKind
+            switch event {
+            case .unlocked(let id):
+                guard let view = AchievementView.one(id, of: progress, measures: measures) else { return nil }
+                view.write(into: &json)
+                kind = .unlock
+            case .challengeCompleted(let challenge):
+                ChallengeRendering.write(challenge, progress: challenge.choice.target, into: &json)
+                kind = .challenge
+            case .levelReached(let level, let xp):
+                json.beginObject()
+                json.field("level", level)
+                json.field("xp", xp)
+                json.endObject()
+                kind = .level
+            case .streak(let change, let streak):
+                json.beginObject()
+                json.field("event", change.rawValue)
+                json.key("streak")
+                StreakRendering.write(streak, into: &json)
+                json.endObject()
+                kind = .streak
+            }
+            return PushDraft(kind: kind, data: json.text)
+        }
+    }
+
+    /// A stored push as a line: its object with `"seq"` added at the end.
+    static func line(_ push: StoredPush) -> ByteBuffer {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(push.data.utf8.count + push.kind.rawValue.utf8.count + 24)
+        bytes.append(contentsOf: "* ".utf8)
+        bytes.append(contentsOf: push.kind.rawValue.utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: object(push))
+        return ByteBuffer(bytes: bytes)
+    }
+
+    /// The push's object with `"seq"` as its last member.
+    static func object(_ push: StoredPush) -> [UInt8] {
+        var bytes = Array(push.data.utf8)
+        guard bytes.last == UInt8(ascii: "}") else { return bytes }
+        bytes.removeLast()
+        if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(contentsOf: "\"seq\":".utf8)
+        bytes.append(contentsOf: String(push.seq).utf8)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}

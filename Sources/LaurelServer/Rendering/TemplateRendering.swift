@@ -1,0 +1,55 @@
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+
+/// TEMPLATE objects: the template with its generated achievements as the user sees them.
+enum TemplateRendering {
+    static func write(_ template: AchievementTemplate, views: [AchievementView], into json: inout JSONWriter) {
+        json.beginObject()
+        json.field("id", template.id)
+        json.field("name", template.name)
+        json.field("activity", template.activityID)
+        json.field("type", template.type.rawValue)
+        json.key("tiers")
+        json.value(.array(template.tiers.map { .object($0.json) }))
+        json.field("active", template.active)
+        json.field("inactive_reason", ifPresent: template.inactiveReason)
+        json.field("created_at", Timestamp.format(template.createdAt))
+        json.field("updated_at", Timestamp.format(template.updatedAt))
+        json.key("achievements")
+        json.beginArray()
+        for view in views where view.entry.template?.id == template.id { view.write(into: &json) }
+        json.endArray()
+        json.endObject()
+    }
+
+    /// The templates as TEMPLATE objects, as a list or (`single`) the only one.
+    static func json(_ templates: [AchievementTemplate], of progress: UserProgress, single: Bool = false) -> JSONWriter {
+        let views = AchievementView.all(of: progress)
+        var json = JSONWriter()
+        if !single { json.beginArray() }
+        for template in templates { write(template, views: views, into: &json) }
+        if !single { json.endArray() }
+        return json
+    }
+}
+
+enum ActivityRendering {
+    static func json(_ activity: Activity) -> JSONValue {
+        var object: JSONObject = [
+            "id": .string(activity.id), "name": .string(activity.name), "unit": .string(activity.unit.rawValue),
+            "custom": .bool(activity.custom), "deleted": .bool(activity.deleted),
+        ]
+        if let icon = activity.icon { object["icon"] = .string(icon) }
+        return .object(object)
+    }
+}
+
+enum SettingsRendering {
+    static func json(_ settings: UserSettings) -> JSONValue {
+        [
+            "time_zone": .string(settings.timeZone), "rest_day": settings.restDay.map { .string($0.name) } ?? .null,
+            "vacation": .bool(settings.vacation),
+        ]
+    }
+}

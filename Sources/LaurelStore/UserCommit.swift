@@ -1,0 +1,77 @@
+import Foundation
+import LaurelCore
+
+/// One decided write of one user, ready to be stored in one statement: the rows the rules decided
+/// (``ProgressWrites``), the pushes and the answer a retry gets back as the server rendered them, and the version it
+/// was decided against. It is stored only if the user is still at that version.
+public struct UserCommit: Sendable {
+    public var user: UserID
+    /// The user's version the write was decided against.
+    public var expectedVersion: Int64
+    public var writes: ProgressWrites
+    /// When it was decided: the time of its unlocks, completions, choices and new rows.
+    public var decidedAt: Date
+    /// Pushes to store with the user's next seqs, in this order.
+    public var pushes: [PushDraft]
+    /// The answer a retry of the new fact gets back (JSON text); nil without a new fact.
+    public var answer: String?
+    /// The running state after the write, when it was recomputed (JSON text, ``ProgressSnapshot``).
+    public var snapshot: String?
+
+    public init(
+        user: UserID, expectedVersion: Int64, writes: ProgressWrites, decidedAt: Date, pushes: [PushDraft], answer: String?,
+        snapshot: String?
+    ) {
+        self.user = user
+        self.expectedVersion = expectedVersion
+        self.writes = writes
+        self.decidedAt = decidedAt
+        self.pushes = pushes
+        self.answer = answer
+        self.snapshot = snapshot
+    }
+}
+
+/// What became of one commit.
+public enum CommitOutcome: Sendable, Equatable {
+    /// Stored; the user is now at `version` with pushes up to `lastSeq`, the new fact (if any) got `factSeq`, and the
+    /// pushes got these seqs.
+    case committed(version: Int64, lastSeq: Int64, factSeq: Int64?, pushes: [StoredPush])
+    /// Nothing stored: another writer changed the user's state since the version the write was decided against.
+    case stale
+    /// Nothing stored: the new fact's id is taken (a retry, or a conflicting reuse).
+    case duplicate
+}
+
+/// What was committed for a user after a session's position, when all of it can be added to what the session holds:
+/// the facts stored since, and the unlocks, challenges of the session's periods, figures and allowance now.
+public struct ProgressChanges: Sendable {
+    public var version: Int64
+    public var lastSeq: Int64
+    public var logs: [LoggedFact]
+    public var lessons: [LessonCompletion]
+    public var events: [ReportedEvent]
+    /// The newest seqs now, of the facts above and before.
+    public var seqs: FactSeqs
+    public var unlocks: [String: Date]
+    /// The stored challenges of the periods asked about.
+    public var challenges: [ChallengeBook.Period: [StoredChallenge]]
+    public var figures: ProgressFigures
+    public var allowance: LogAllowance
+
+    public init(
+        version: Int64, lastSeq: Int64, logs: [LoggedFact], lessons: [LessonCompletion], events: [ReportedEvent], seqs: FactSeqs,
+        unlocks: [String: Date], challenges: [ChallengeBook.Period: [StoredChallenge]], figures: ProgressFigures, allowance: LogAllowance
+    ) {
+        self.version = version
+        self.lastSeq = lastSeq
+        self.logs = logs
+        self.lessons = lessons
+        self.events = events
+        self.seqs = seqs
+        self.unlocks = unlocks
+        self.challenges = challenges
+        self.figures = figures
+        self.allowance = allowance
+    }
+}

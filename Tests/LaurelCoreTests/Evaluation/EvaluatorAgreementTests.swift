@@ -1,0 +1,94 @@
+import Foundation
+import LaurelCore
+import LaurelTestSupport
+import Testing
+
+/// Random histories played change by change through the one evaluator — logs of today and backfilled ones, deleted
+/// logs, events, settings changes (rest days, vacations, zone moves), custom activities, templates (speed ones
+/// too), CHALLENGES, days passing — in zones far apart: after every change, the progress the decisions left equals
+/// the user loaded afresh from what they wrote (the running state recomputed from every fact), and the XP they
+/// stored equals rules.md's count over the stored facts, unlocks and completed challenges.
+@Suite struct EvaluatorAgreementTests {
+    static let zones = ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/St_Johns", "Asia/Kathmandu", "Europe/Berlin"]
+    static let activities = ["squats", "pushups", "lunges", "plank"]
+    /// A few days before a daylight-saving change in Europe and North America.
+    static let start = Date(timeIntervalSince1970: 1_774_000_000)  // 2026-03-20T09:46:40Z
+
+    @Test(arguments: 0..<30)
+    func incrementalDecisionsAgreeWithARecomputation(seed: Int) throws {
+        var random = SeededRandom(seed: UInt64(seed))
+        let catalog = try ShippedCatalogFiles.standfit()
+        var user = EvaluatedUser(catalog: catalog, zone: Self.zones[seed % Self.zones.count], now: Self.start, premium: seed % 3 != 0)
+        var custom: [String] = []
+        for index in 0..<(40 + seed * 2) {
+            try step(&user, custom: &custom, random: &random)
+            let loaded = user.loadedAgain()
+            #expect(user.progress.accumulator.measures == loaded.accumulator.measures, "seed \(seed), step \(index)")
+            #expect(user.progress.streak(at: user.now) == loaded.streak(at: user.now), "seed \(seed), step \(index)")
+            #expect(user.storedFigures.xp == user.recomputedXP(), "seed \(seed), step \(index): the stored XP is the rules' count")
+            #expect(user.storedFigures.level == LevelCurve.level(forXP: user.storedFigures.xp), "seed \(seed), step \(index)")
+            #expect(user.progress.unlocks == user.storedUnlocks, "seed \(seed), step \(index)")
+            // Loaded afresh, nothing is met that is not unlocked yet: the decisions unlocked everything in time.
+            if case .decided(let again) = user.evaluator.evaluate(.catchUp, on: loaded, now: user.now) {
+                #expect(!again.events.contains { if case .unlocked = $0 { true } else { false } }, "seed \(seed), step \(index)")
+            }
+        }
+    }
+
+    /// One change of a random kind; refusals (a template without premium, a deleted activity) are part of the game.
+    private func step(_ user: inout EvaluatedUser, custom: inout [String], random: inout SeededRandom) throws {
+        let roll = random.below(100)
+        let live = Self.activities + custom.filter { id in user.progress.customActivities.contains { $0.id == id && !$0.deleted } }
+        do {
+            switch roll {
+            case 0..<45:
+                let activity = live[random.below(live.count)]
+                let back = random.below(3) == 0 ? 0 : random.below(20)
+                user.now.addTimeInterval(Double(random.below(3600)))
+                _ = try user.log(activity, 1 + random.below(60), daysBack: back)
+            case 45..<52:
+                if let victim = user.facts.logs.randomElement(using: &random) { try user.apply(.deleteLog(id: victim.id)) }
+            case 52..<56:
+                try user.apply(.report(ReportedFact(.event(name: "share"), id: "event-\(random.below(1000))", at: nil)))
+            case 56..<62:
+                switch random.below(3) {
+                case 0: try user.apply(.changeSettings(SettingsChange(restDay: .some(Weekday(rawValue: 1 + random.below(7))))))
+                case 1: try user.apply(.changeSettings(SettingsChange(vacation: random.below(2) == 0)))
+                default: try user.apply(.changeSettings(SettingsChange(timeZone: Self.zones[random.below(Self.zones.count)])))
+                }
+            case 62..<72:
+                user.now.addTimeInterval(Double(3600 * (1 + random.below(40))))
+            case 72..<78:
+                let types: [TemplateType] = [.volume, .daily, .weekly, .streak, .speed]
+                let type = types[random.below(types.count)]
+                let tiers = type == .speed
+                    ? [TemplateTier(tier: "bronze", target: 20 + random.below(50), windowMinutes: 1 + random.below(60))]
+                    : [TemplateTier(tier: "bronze", target: 10 + random.below(100)), TemplateTier(tier: "silver", target: 200 + random.below(300))]
+                try user.apply(.createTemplates(TemplateDraft(activity: live[random.below(live.count)], type: type, tiers: tiers, name: nil)))
+            case 78..<82:
+                if let template = user.progress.templates.randomElement(using: &random) {
+                    if random.below(2) == 0 {
+                        try user.apply(.deleteTemplate(id: template.id))
+                    } else {
+                        var tiers = template.tiers
+                        tiers[0].target = max(1, tiers[0].target - 5)
+                        try user.apply(.updateTemplate(TemplateChange(id: template.id, tiers: tiers, active: random.below(4) != 0)))
+                    }
+                }
+            case 82..<86:
+                try user.apply(.chooseChallenges)
+            case 86..<90:
+                if random.below(2) == 0 || custom.isEmpty {
+                    let decision = try user.apply(.createActivity(ActivityDraft(name: "Custom \(random.below(5))", unit: .reps, icon: nil)))
+                    if case .activity(let activity) = decision.outcome, !custom.contains(activity.id) { custom.append(activity.id) }
+                } else {
+                    try user.apply(.setActivityDeleted(custom[random.below(custom.count)], deleted: random.below(2) == 0))
+                }
+            default:
+                try user.apply(.catchUp)
+            }
+        } catch is Refusal {
+            // Refused changes store nothing; the next checks hold all the same.
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelServer
+import LaurelStore
+import Testing
+@testable import LaurelPostgres
+
+/// Every write is one `UserCommit`, stored by `laurel.commit_changes`: many users' commits in one statement and one
+/// transaction, each checked against the user's version, each user's part failing alone.
+@Suite struct UserCommitTests {
+    @Test func oneUsersFailureInABatchFailsOnlyThatUser() async throws {
+        let good = try await LaurelTestDatabase.createUser("batch-good")
+        let broken = try await LaurelTestDatabase.createUser("batch-broken")
+        let stale = try await LaurelTestDatabase.createUser("batch-stale")
+        let retried = try await LaurelTestDatabase.createUser("batch-retried")
+        let gone = try await LaurelTestDatabase.createUser("batch-gone")
+        let pool = try await Self.poolWithCatalog()
+
+        // A log the retry will repeat, stored first on its own.
+        let first = try await pool.withConnection { connection in
+            try PostgresStore.storeCommits([Self.commit(retried, version: 0, logID: "retry-me")], on: connection)
+        }
+        #expect(try first[0].get() != .stale)
+        try await LaurelTestDatabase.scalar("SELECT laurel.delete_user($1::text)", [.text(gone.name)])
+
+        let batch = [
+            Self.commit(good, version: 0, logID: "good-1", pushes: [PushDraft(kind: .unlock, data: #"{"id":"first_exercise"}"#)]),
+            // No such activity: the foreign key fails this part.
+            Self.commit(broken, version: 0, logID: "broken-1", activity: "no-such-activity"),
+            Self.commit(stale, version: 7, logID: "stale-1"),
+            Self.commit(retried, version: 1, logID: "retry-me"),
+            Self.commit(gone, version: 0, logID: "gone-1"),
+        ]
+        let results = try await pool.withConnection { connection in try PostgresStore.storeCommits(batch, on: connection) }
+
+        guard case .success(.committed(let version, let lastSeq, let factSeq, let pushes)) = results[0] else {
+            Issue.record("the good part was not committed: \(results[0])")
+            return
+        }
+        #expect(version == 1 && lastSeq == 1 && factSeq != nil)
+        #expect(pushes.map(\.seq) == [1] && pushes.map(\.kind) == [.unlock])
+        guard case .failure(.failed(let reason)) = results[1] else {
+            Issue.record("the broken part did not fail: \(results[1])")
+            return
+        }
+        #expect(reason.contains("23503"), "a foreign key violation: \(reason)")
+        #expect(try results[2].get() == .stale)
+        #expect(try results[3].get() == .duplicate)
+        #expect(results[4] == .failure(.unknownUser))
+
+        // What the failed, stale and duplicate parts would have written is not there; the good part is whole.
+        #expect(try await Self.versionAndLogs(good) == "1/1")
+        #expect(try await Self.versionAndLogs(broken) == "0/0")
+        #expect(try await Self.versionAndLogs(stale) == "0/0")
+        #expect(try await Self.versionAndLogs(retried) == "1/1")
+        #expect(try await LaurelTestDatabase.count(
+            "SELECT count(*) FROM laurel.pushes WHERE user_id = $1::bigint", [.int(Int(good.id.rawValue))]) == 1)
+        #expect(try await LaurelTestDatabase.count(
+            "SELECT xp FROM laurel.progress WHERE user_id = $1::bigint", [.int(Int(broken.id.rawValue))]) == 0)
+    }
+
+    @Test func aBatchWithoutFailuresTellsStaleDuplicateAndCommittedApart() async throws {
+        let good = try await LaurelTestDatabase.createUser("set-good")
+        let stale = try await LaurelTestDatabase.createUser("set-stale")
+        let retried = try await LaurelTestDatabase.createUser("set-retried")
+        let pool = try await Self.poolWithCatalog()
+        _ = try await pool.withConnection { connection in
+            try PostgresStore.storeCommits([Self.commit(retried, version: 0, logID: "again")], on: connection)
+        }
+        let batch = [
+            Self.commit(retried, version: 1, logID: "again"),
+            Self.commit(good, version: 0, logID: "set-1", pushes: [PushDraft(kind: .unlock, data: #"{"id":"first_exercise"}"#)]),
+            Self.commit(stale, version: 3, logID: "set-2"),
+        ]
+        let results = try await pool.withConnection { connection in try PostgresStore.storeCommits(batch, on: connection) }
+        #expect(try results[0].get() == .duplicate)
+        guard case .success(.committed(version: 1, lastSeq: 1, factSeq: _, let pushes)) = results[1] else {
+            Issue.record("not committed: \(results[1])")
+            return
+        }
+        #expect(pushes.map(\.seq) == [1])
+        #expect(try results[2].get() == .stale)
+        #expect(try await Self.versionAndLogs(good) == "1/1")
+        #expect(try await Self.versionAndLogs(stale) == "0/0")
+        #expect(try await Self.versionAndLogs(retried) == "1/1")
+        #expect(try await LaurelTestDatabase.scalar(
+            "SELECT data->>'id' FROM laurel.pushes WHERE user_id = $1::bigint AND seq = 1", [.int(Int(good.id.rawValue))]) == "first_exercise")
+    }
+
+    @Test func commitsArrivingTogetherShareBatchesAndAllLand() async throws {
+        _ = try await Self.poolWithCatalog()
+        var users: [TestUser] = []
+        for _ in 0..<40 { users.append(try await LaurelTestDatabase.createUser("batch-many")) }
+        let pool = PostgresPool(configuration: try LaurelTestDatabase.configuration(), size: 2, logger: LaurelTestDatabase.logger)
+        let store = PostgresStore(pool: pool, maxCommitBatch: 8, commitFlushers: 1)
+        let outcomes = try await withThrowingTaskGroup(of: CommitOutcome.self) { group in
+            for user in users {
+                group.addTask { try await store.access(to: user.id).commit(Self.commit(user, version: 0, logID: "many-1")) }
+            }
+            var outcomes: [CommitOutcome] = []
+            for try await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        await pool.close()
+        #expect(outcomes.count == users.count)
+        #expect(outcomes.allSatisfy { if case .committed(version: 1, lastSeq: 0, factSeq: _, pushes: []) = $0 { true } else { false } })
+        for user in users { #expect(try await Self.versionAndLogs(user) == "1/1") }
+    }
+
+    @Test func aStoredSnapshotIsNeverReplacedByAnOlderOne() async throws {
+        let user = try await LaurelTestDatabase.createUser("snapshot")
+        let pool = try await Self.poolWithCatalog()
+        for version in 0..<7 {
+            _ = try await pool.withConnection { connection in
+                try PostgresStore.storeCommits([Self.commit(user, version: Int64(version), logID: "log-\(version)")], on: connection)
+            }
+        }
+        let store = PostgresStore(pool: pool)
+        let stored = { try await LaurelTestDatabase.scalar(
+            "SELECT version || ':' || last_log_seq FROM laurel.progress_snapshots WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))]) }
+        func save(_ version: Int64, seq: Int64) async throws {
+            try await store.saveSnapshot(ProgressSnapshot(version: version, seqs: FactSeqs(log: seq), accumulator: ProgressAccumulator()), of: user.id)
+        }
+        try await save(5, seq: 50)
+        #expect(try await stored() == "5:50")
+        try await save(3, seq: 30)
+        #expect(try await stored() == "5:50", "an older snapshot does not replace a newer one")
+        try await save(7, seq: 70)
+        #expect(try await stored() == "7:70")
+        try await save(9, seq: 90)
+        #expect(try await stored() == "7:70", "no snapshot of a version the user has not reached")
+    }
+
+    /// The admin pool, with the built-in activities the commits log installed.
+    static func poolWithCatalog() async throws -> PostgresPool {
+        let pool = try await LaurelTestDatabase.admin()
+        try await PostgresStore(pool: pool).installCatalog(try ShippedCatalogs.load("standfit"))
+        return pool
+    }
+
+    /// A commit of one log of `activity` for `user`, decided against `version`.
+    static func commit(
+        _ user: TestUser, version: Int64, logID: String, activity: String = "squats", pushes: [PushDraft] = []
+    ) -> UserCommit {
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        var writes = ProgressWrites()
+        writes.fact = NewFact(
+            content: .log(activityID: activity, amount: 5, localHour: 12, note: nil), id: logID, at: at,
+            day: LocalDay(year: 2026, month: 9, day: 21)!, requestedAt: at)
+        writes.unlocks = pushes.isEmpty ? [] : ["first_exercise"]
+        var figures = ProgressFigures()
+        figures.xp = 15
+        figures.shownStreak = StreakState(current: 1, longest: 1)
+        writes.figures = figures
+        return UserCommit(
+            user: user.id, expectedVersion: version, writes: writes, decidedAt: at, pushes: pushes,
+            answer: #"{"log":{"id":"\#(logID)"},"duplicate":false}"#, snapshot: nil)
+    }
+
+    /// The user's version and number of logs, as "version/logs".
+    static func versionAndLogs(_ user: TestUser) async throws -> String? {
+        try await LaurelTestDatabase.scalar(
+            """
+            SELECT p.version || '/' || (SELECT count(*) FROM laurel.logs l WHERE l.user_id = p.user_id)
+              FROM laurel.progress p WHERE p.user_id = $1::bigint
+            """, [.int(Int(user.id.rawValue))])
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelStore
+import Testing
+
+@testable import LaurelPostgres
+
+/// What a batch of commits looks like to `laurel.commit_changes`: the fields of sql/functions/store_changes.sql,
+/// numbered parts, timestamps in microseconds, JSON values travelling as text.
+@Suite struct UserCommitBatchTests {
+    static let decided = Date(timeIntervalSince1970: 1_781_546_400.123)
+
+    @Test func aLogCommitCarriesItsRowsAndFigures() throws {
+        var writes = ProgressWrites()
+        writes.fact = NewFact(
+            content: .log(activityID: "pushups", amount: 20, localHour: 18, note: "a \"good\" one"), id: "l1", at: Self.decided,
+            day: LocalDay("2026-06-15")!, requestedAt: nil)
+        writes.unlocks = ["first_exercise"]
+        var figures = ProgressFigures()
+        figures.xp = 65
+        writes.figures = figures
+        writes.allowance = LogAllowance(available: 999, at: Self.decided)
+        let commit = UserCommit(
+            user: UserID(3), expectedVersion: 41, writes: writes, decidedAt: Self.decided,
+            pushes: [PushDraft(kind: .unlock, data: "{\"id\":\"first_exercise\"}")], answer: "{\"duplicate\":false}", snapshot: nil)
+        let batch = try #require(try JSONParser.parse(UserCommitBatch.text([commit])).arrayValue)
+        let part = try #require(batch.first?.objectValue)
+        #expect(part["n"] == .int(0) && part["user_id"] == .int(3) && part["version"] == .int(41))
+        #expect(part["fact_kind"] == .string("log") && part["fact_id"] == .string("l1") && part["activity"] == .string("pushups"))
+        #expect(part["note"] == .string("a \"good\" one"))
+        #expect(part["at_us"] == .int(1_781_546_400_123_000) && part["decided_us"] == .int(1_781_546_400_123_000))
+        #expect(part["response"] == .string("{\"duplicate\":false}"), "the answer travels as text, stored as sent")
+        #expect(part["unlocks"] == .array(["first_exercise"]))
+        #expect(part["push_kinds"] == .array(["UNLOCK"]) && part["push_data"] == .array(["{\"id\":\"first_exercise\"}"]))
+        #expect(part["has_figures"] == .bool(true) && part["xp"] == .int(65))
+        #expect(part["allowance"] == .double(999) && part["requested_us"] == nil && part["reloads"] == nil)
+    }
+}

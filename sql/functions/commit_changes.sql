@@ -1,0 +1,55 @@
+-- Commits a batch of decided writes of different users (laurel.store_changes) in the caller's transaction: one
+-- round trip and one WAL flush for all. One row per part of `batch`, in order: the outcome of laurel.store_changes,
+-- or 'failed' with `detail`, plus `committed_us`, the transaction's time (the pushes' time). Committed writes are
+-- announced to every instance at the end (laurel.announce_commits, delivered on commit).
+--
+-- Not isolated (the default), the batch is stored by one call of laurel.store_changes, and anything that raises
+-- fails the whole statement. The caller then runs the batch again isolated: each part stored alone in a block of
+-- its own (a subtransaction) that rolls back alone, a unique violation as 'stale' (a writer elsewhere stored the
+-- same unlock or name first), anything else as 'failed'. Subtransactions cost, and more than 64 in one transaction
+-- slow every other transaction's snapshots, so only a failed batch pays for them.
+CREATE OR REPLACE FUNCTION laurel.commit_changes(batch jsonb, isolated boolean DEFAULT false)
+RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, committed_us bigint, detail text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    part jsonb;
+    part_user bigint;
+    -- [user_id, version, last_seq] of each committed part.
+    commits json[] := '{}';
+BEGIN
+    committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
+    detail := NULL;
+    IF NOT isolated THEN
+        FOR outcome, new_version, new_last_seq, fact_seq, part_user IN SELECT * FROM laurel.store_changes(batch) LOOP
+            IF outcome = 'committed' THEN
+                commits := commits || json_build_array(part_user, new_version, new_last_seq);
+            END IF;
+            RETURN NEXT;
+        END LOOP;
+    ELSE
+        FOR part IN SELECT value FROM jsonb_array_elements(batch) LOOP
+            detail := NULL;
+            BEGIN
+                SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user
+                  INTO outcome, new_version, new_last_seq, fact_seq, part_user
+                  FROM laurel.store_changes(jsonb_build_array(part)) s;
+            EXCEPTION
+                WHEN unique_violation THEN
+                    outcome := 'stale';
+                    detail := SQLERRM;
+                WHEN OTHERS THEN
+                    outcome := 'failed';
+                    detail := SQLSTATE || ': ' || SQLERRM;
+            END;
+            IF outcome = 'committed' THEN
+                commits := commits || json_build_array(part_user, new_version, new_last_seq);
+            ELSE
+                new_version := NULL;
+                new_last_seq := NULL;
+                fact_seq := NULL;
+            END IF;
+            RETURN NEXT;
+        END LOOP;
+    END IF;
+    PERFORM laurel.announce_commits(commits);
+END $$;

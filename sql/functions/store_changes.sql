@@ -1,0 +1,191 @@
+-- Stores decided writes, each of its own user, set by set: one statement for all the batch's logs, one for all the
+-- figures, and so on, so that per-statement costs are paid once per batch, not per write. The server decided each
+-- write against the user's state at `version`; it is stored only if the user's progress row is still at that
+-- version (optimistic concurrency: any other writer moved it on), and the row moves to the next version in the same
+-- statement. Nothing here decides anything: the rows come as the server's rules made them.
+--
+-- `batch` is a JSON array of parts, one per user, ordered by user (so that concurrent batches lock users' rows in
+-- one order), each with its place `n` in the batch:
+--   user_id, version         the user, and the version the write was decided against
+--   reloads, rebuilt         the write changed more than facts, unlocks and challenges / recomputed the running state
+--   fact_kind ... response   a new log, lesson completion or event (fact_kind 'log', 'lesson' or 'event'), with the
+--                            first answer (JSON text) replayed to retries
+--   deleted_log              a log id to mark deleted
+--   settings_*               new settings in force from settings_day
+--   custom_activity          a custom activity created or changed: {"id","name","unit","icon","deleted"}
+--   templates                templates created or changed, deleted_templates and deleted_unlock_prefixes
+--   unlocks, decided_us      achievements unlocked, and the moment of the decision (unlocks, completions, choices)
+--   chosen, completed        challenges chosen now (rows) and stored ones completed now ({"period","period_start","slot"})
+--   push_kinds, push_data    pushes to store with the user's next seqs, in this order
+--   has_figures, xp ...      the figures after the write
+--   allowance, allowance_us  the log allowance after the write
+--   snapshot                 the running state after the write (JSON text), when it was recomputed
+--
+-- One row per part, in batch order: 'committed' (with the new version, the last push seq and the new fact's seq),
+-- or, with nothing written for it, 'stale' (the version moved on), 'duplicate' (the fact's id is taken) or
+-- 'unknown_user'. Anything that raises fails the whole call; laurel.commit_changes decides what that rolls back.
+--
+-- By index, always, whatever the statistics said when the plan was made (a plan cached while the tables were small
+-- would otherwise scan them for good); and one plan per connection, not one per call.
+CREATE OR REPLACE FUNCTION laurel.store_changes(batch jsonb)
+RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint)
+LANGUAGE plpgsql
+SET enable_seqscan = off
+SET plan_cache_mode = force_generic_plan
+AS $$
+BEGIN
+    RETURN QUERY
+    WITH parts AS (
+        -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
+        -- which the update below checks under the row lock. (A lookup per part, by key.)
+        SELECT p.*, coalesce(cardinality(p.push_kinds), 0) AS push_count,
+               CASE p.fact_kind
+                   WHEN 'log' THEN EXISTS (SELECT 1 FROM laurel.logs l WHERE l.user_id = p.user_id AND l.id = p.fact_id)
+                   WHEN 'lesson' THEN EXISTS (SELECT 1 FROM laurel.lesson_completions c WHERE c.user_id = p.user_id AND c.id = p.fact_id)
+                   WHEN 'event' THEN EXISTS (SELECT 1 FROM laurel.reported_events e WHERE e.user_id = p.user_id AND e.id = p.fact_id)
+                   ELSE false END AS taken
+          FROM jsonb_to_recordset(batch) AS p(
+                   n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
+                   fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
+                   at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response text,
+                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_day date,
+                   custom_activity jsonb, templates jsonb, deleted_templates uuid[], deleted_unlock_prefixes text[],
+                   unlocks text[], decided_us bigint, chosen jsonb, completed jsonb, push_kinds text[], push_data text[],
+                   has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
+                   longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
+                   streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
+                   allowance double precision, allowance_us bigint, snapshot text)
+    ), bumped AS (
+        UPDATE laurel.progress g
+           SET version = g.version + 1,
+               last_seq = g.last_seq + parts.push_count,
+               reload_version = CASE WHEN parts.reloads THEN g.version + 1 ELSE g.reload_version END,
+               rebuilt_version = CASE WHEN parts.rebuilt THEN g.version + 1 ELSE g.rebuilt_version END,
+               xp = CASE WHEN parts.has_figures THEN parts.xp ELSE g.xp END,
+               level = CASE WHEN parts.has_figures THEN parts.level ELSE g.level END,
+               max_level = CASE WHEN parts.has_figures THEN parts.max_level ELSE g.max_level END,
+               current_streak = CASE WHEN parts.has_figures THEN parts.current_streak ELSE g.current_streak END,
+               longest_streak = CASE WHEN parts.has_figures THEN parts.longest_streak ELSE g.longest_streak END,
+               streak_freezes = CASE WHEN parts.has_figures THEN parts.streak_freezes ELSE g.streak_freezes END,
+               streak_at_risk = CASE WHEN parts.has_figures THEN parts.streak_at_risk ELSE g.streak_at_risk END,
+               last_active_day = CASE WHEN parts.has_figures THEN parts.last_active_day ELSE g.last_active_day END,
+               streak_holds_through = CASE WHEN parts.has_figures THEN parts.streak_holds_through ELSE g.streak_holds_through END,
+               challenge_xp = CASE WHEN parts.has_figures THEN parts.challenge_xp ELSE g.challenge_xp END,
+               unlocked = CASE WHEN parts.has_figures THEN parts.unlocked ELSE g.unlocked END,
+               total_logs = CASE WHEN parts.has_figures THEN parts.total_logs ELSE g.total_logs END,
+               active_days = CASE WHEN parts.has_figures THEN parts.active_days ELSE g.active_days END,
+               log_allowance = coalesce(parts.allowance, g.log_allowance),
+               log_allowance_at = coalesce('epoch'::timestamptz + parts.allowance_us * interval '1 microsecond', g.log_allowance_at),
+               updated_at = now()
+          FROM parts
+         WHERE g.user_id = parts.user_id AND g.version = parts.version AND NOT parts.taken
+        RETURNING g.user_id AS bumped_user, g.version AS bumped_version, g.last_seq AS bumped_last_seq
+    ), stored AS (
+        SELECT parts.*, bumped.bumped_version, bumped.bumped_last_seq,
+               'epoch'::timestamptz + parts.decided_us * interval '1 microsecond' AS decided_at
+          FROM parts JOIN bumped ON bumped.bumped_user = parts.user_id
+    ), new_logs AS (
+        INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, local_hour, note, requested_at, response)
+        SELECT s.user_id, s.fact_id, s.activity, s.amount, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+               s.local_hour, s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+          FROM stored s WHERE s.fact_kind = 'log'
+        RETURNING user_id AS fact_user, seq AS fact_seq
+    ), new_lessons AS (
+        INSERT INTO laurel.lesson_completions (user_id, id, lesson_id, category, at, day, requested_at, response)
+        SELECT s.user_id, s.fact_id, s.lesson, s.category, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+               'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+          FROM stored s WHERE s.fact_kind = 'lesson'
+        RETURNING user_id AS fact_user, seq AS fact_seq
+    ), new_events AS (
+        INSERT INTO laurel.reported_events (user_id, id, name, at, day, requested_at, response)
+        SELECT s.user_id, s.fact_id, s.event, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+               'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+          FROM stored s WHERE s.fact_kind = 'event'
+        RETURNING user_id AS fact_user, seq AS fact_seq
+    ), deleted_logs AS (
+        UPDATE laurel.logs l SET deleted_at = s.decided_at
+          FROM stored s
+         WHERE s.deleted_log IS NOT NULL AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
+    ), new_settings AS (
+        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation)
+        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation
+          FROM stored s WHERE s.settings_zone IS NOT NULL
+    ), activities AS (
+        INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)
+        SELECT x.id, s.user_id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END
+          FROM stored s CROSS JOIN LATERAL jsonb_to_record(s.custom_activity) AS x(id text, name text, unit text, icon text, deleted boolean)
+         WHERE s.custom_activity IS NOT NULL
+        ON CONFLICT (id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE a.user_id = EXCLUDED.user_id
+    ), templates_saved AS (
+        INSERT INTO laurel.templates AS t (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at)
+        SELECT x.id, s.user_id, x.activity_id, x.name, x.type, x.tiers::json, x.active, x.inactive_reason,
+               'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond'
+          FROM stored s
+         CROSS JOIN LATERAL jsonb_to_recordset(s.templates) AS x(id uuid, activity_id text, name text, type text, tiers text,
+                                                                 active boolean, inactive_reason text, created_us bigint, updated_us bigint)
+         WHERE s.templates IS NOT NULL
+        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
+            inactive_reason = EXCLUDED.inactive_reason, updated_at = EXCLUDED.updated_at
+         WHERE t.user_id = EXCLUDED.user_id
+    ), templates_deleted AS (
+        DELETE FROM laurel.templates t USING stored s
+         WHERE s.deleted_templates IS NOT NULL AND t.user_id = s.user_id AND t.id = ANY (s.deleted_templates)
+    ), unlocks_deleted AS (
+        DELETE FROM laurel.unlocks k USING stored s CROSS JOIN LATERAL unnest(s.deleted_unlock_prefixes) AS gone(prefix)
+         WHERE k.user_id = s.user_id AND starts_with(k.achievement_id, gone.prefix)
+    ), unlocks_added AS (
+        INSERT INTO laurel.unlocks (user_id, achievement_id, unlocked_at)
+        SELECT s.user_id, unlocked.id, s.decided_at FROM stored s CROSS JOIN LATERAL unnest(s.unlocks) AS unlocked(id)
+    ), pushes AS (
+        INSERT INTO laurel.pushes (user_id, seq, kind, data)
+        SELECT s.user_id, s.bumped_last_seq - s.push_count + pushed.n, pushed.kind, pushed.data::json
+          FROM stored s CROSS JOIN LATERAL unnest(s.push_kinds, s.push_data) WITH ORDINALITY AS pushed(kind, data, n)
+    ), chosen AS (
+        INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, activity_id, hour, chosen_at, completed_at)
+        SELECT s.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour, s.decided_at,
+               CASE WHEN x.completed THEN s.decided_at END
+          FROM stored s
+         CROSS JOIN LATERAL jsonb_to_recordset(s.chosen) AS x(period text, period_start date, slot smallint, kind text, title text,
+                                                              target integer, xp integer, activity_id text, hour smallint, completed boolean)
+         WHERE s.chosen IS NOT NULL
+    ), completions AS (
+        -- Decided at the version they are stored at, so still open; the condition keeps a completion permanent
+        -- anyway. Only the rows of the batch's users that complete something are looked at (an index condition on
+        -- an array computed once), so no plan can turn this into a pass over every stored challenge.
+        UPDATE laurel.challenges c SET completed_at = s.decided_at
+          FROM stored s
+         CROSS JOIN LATERAL jsonb_to_recordset(s.completed) AS done(period text, period_start date, slot smallint)
+         WHERE c.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.completed IS NOT NULL))
+           AND c.user_id = s.user_id AND c.period = done.period AND c.period_start = done.period_start AND c.slot = done.slot
+           AND c.completed_at IS NULL
+    ), snapshots AS (
+        -- The last seqs name the newest facts the state counts (a log deleted in this statement is still seen as
+        -- live here: it has an earlier seq than any log a later session adds, so it is never added again).
+        INSERT INTO laurel.progress_snapshots AS p (user_id, version, last_log_seq, last_lesson_seq, last_event_seq, state)
+        SELECT s.user_id, s.bumped_version,
+               (SELECT coalesce(max(l.seq), 0) FROM laurel.logs l WHERE l.user_id = s.user_id AND l.deleted_at IS NULL),
+               (SELECT coalesce(max(c.seq), 0) FROM laurel.lesson_completions c WHERE c.user_id = s.user_id),
+               (SELECT coalesce(max(e.seq), 0) FROM laurel.reported_events e WHERE e.user_id = s.user_id),
+               s.snapshot::json
+          FROM stored s WHERE s.snapshot IS NOT NULL
+        ON CONFLICT (user_id) DO UPDATE SET version = EXCLUDED.version, last_log_seq = EXCLUDED.last_log_seq,
+            last_lesson_seq = EXCLUDED.last_lesson_seq, last_event_seq = EXCLUDED.last_event_seq, state = EXCLUDED.state
+    )
+    SELECT CASE WHEN s.user_id IS NOT NULL THEN 'committed'
+                WHEN p.taken THEN 'duplicate'
+                WHEN known.user_id IS NOT NULL THEN 'stale'
+                ELSE 'unknown_user' END,
+           s.bumped_version,
+           s.bumped_last_seq,
+           coalesce(logged.fact_seq, lesson.fact_seq, event.fact_seq),
+           p.user_id
+      FROM parts p
+      LEFT JOIN stored s ON s.n = p.n
+      LEFT JOIN new_logs logged ON logged.fact_user = s.user_id
+      LEFT JOIN new_lessons lesson ON lesson.fact_user = s.user_id
+      LEFT JOIN new_events event ON event.fact_user = s.user_id
+      LEFT JOIN LATERAL (
+          SELECT x.user_id FROM laurel.progress x WHERE x.user_id = p.user_id AND s.user_id IS NULL LIMIT 1
+      ) AS known ON true
+     ORDER BY p.n;
+END $$;

@@ -1,0 +1,1002 @@
+-- The schema `laurel` as a freshly migrated database has it (pg_dump --schema-only), written by
+-- scripts/schema-dump and checked by a test: read it, do not edit it (tables change in sql/migrations, functions
+-- and views in their files under sql/functions and sql/views).
+
+CREATE SCHEMA laurel;
+
+CREATE FUNCTION laurel.account_document(p_user bigint) RETURNS json
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT json_build_object(
+        'user', (SELECT json_build_object('id', u.id::text, 'name', u.name, 'created_at', u.created_at, 'last_seen_at', u.last_seen_at,
+                                          'trial_used', u.trial_used) FROM laurel.users u WHERE u.id = p_user),
+        'settings', coalesce((SELECT json_agg(json_build_object('changed_at', s.changed_at, 'effective_day', s.effective_day,
+                     'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation) ORDER BY s.id)
+                     FROM laurel.settings s WHERE s.user_id = p_user), '[]'),
+        'subscriptions', coalesce((SELECT json_agg(json_build_object('kind', s.kind, 'starts_at', s.starts_at, 'ends_at', s.ends_at,
+                     'revoked_at', s.revoked_at) ORDER BY s.id) FROM laurel.subscriptions s WHERE s.user_id = p_user), '[]'),
+        'activities', coalesce((SELECT json_agg(json_build_object('id', a.id, 'name', a.name, 'unit', a.unit, 'icon', a.icon,
+                     'created_at', a.created_at, 'deleted_at', a.deleted_at) ORDER BY a.created_at)
+                     FROM laurel.activities a WHERE a.user_id = p_user), '[]'),
+        'logs', coalesce((SELECT json_agg(json_build_object('id', l.id, 'activity', l.activity_id, 'amount', l.amount, 'at', l.at,
+                     'day', l.day, 'note', l.note, 'deleted_at', l.deleted_at) ORDER BY l.at, l.seq)
+                     FROM laurel.logs l WHERE l.user_id = p_user), '[]'),
+        'lessons', coalesce((SELECT json_agg(json_build_object('id', c.id, 'lesson', c.lesson_id, 'at', c.at, 'day', c.day) ORDER BY c.at, c.seq)
+                     FROM laurel.lesson_completions c WHERE c.user_id = p_user), '[]'),
+        'events', coalesce((SELECT json_agg(json_build_object('id', e.id, 'name', e.name, 'at', e.at) ORDER BY e.at, e.seq)
+                     FROM laurel.reported_events e WHERE e.user_id = p_user), '[]'),
+        'templates', coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'activity', t.activity_id, 'type', t.type,
+                     'tiers', t.tiers, 'active', t.active, 'inactive_reason', t.inactive_reason, 'created_at', t.created_at,
+                     'updated_at', t.updated_at) ORDER BY t.created_at, t.id) FROM laurel.templates t WHERE t.user_id = p_user), '[]'),
+        'unlocks', coalesce((SELECT json_agg(json_build_object('achievement', k.achievement_id, 'unlocked_at', k.unlocked_at)
+                     ORDER BY k.unlocked_at, k.achievement_id) FROM laurel.unlocks k WHERE k.user_id = p_user), '[]'),
+        'notifications', coalesce((SELECT json_agg(json_build_object('seq', p.seq, 'kind', p.kind, 'at', p.created_at, 'data', p.data)
+                     ORDER BY p.seq) FROM laurel.pushes p WHERE p.user_id = p_user), '[]'),
+        'progress', (SELECT json_build_object('xp', p.xp, 'level', p.level, 'highest_level', p.max_level,
+                     'current_streak', p.current_streak, 'longest_streak', p.longest_streak, 'challenge_xp', p.challenge_xp)
+                     FROM laurel.progress p WHERE p.user_id = p_user),
+        'challenges', coalesce((SELECT json_agg(json_build_object(
+                     'period', c.period, 'period_start', c.period_start, 'slot', c.slot, 'kind', c.kind, 'title', c.title,
+                     'target', c.target, 'xp', c.xp, 'activity', c.activity_id, 'hour', c.hour, 'chosen_at', c.chosen_at,
+                     'completed_at', c.completed_at) ORDER BY c.period_start, c.period, c.slot)
+                     FROM laurel.challenges c WHERE c.user_id = p_user), '[]')
+    );
+$$;
+
+CREATE FUNCTION laurel.announce(p_event text, p_user bigint) RETURNS void
+    LANGUAGE sql
+    AS $$
+    SELECT pg_notify('laurel_events', json_build_object('event', p_event, 'user_id', p_user)::text);
+$$;
+
+CREATE FUNCTION laurel.announce_commits(commits json[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    first integer := 1;
+BEGIN
+    WHILE first <= coalesce(array_length(commits, 1), 0) LOOP
+        PERFORM pg_notify('laurel_events', json_build_object(
+            'event', 'committed', 'users', array_to_json(commits[first:first + 199]))::text);
+        first := first + 200;
+    END LOOP;
+END $$;
+
+CREATE FUNCTION laurel.announce_expired_subscriptions() RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    concerned bigint[];
+    ended_user bigint;
+    stored integer := 0;
+BEGIN
+    WITH due AS (
+        SELECT s.id FROM laurel.subscriptions s
+         WHERE NOT s.announced_end AND s.revoked_at IS NULL AND s.ends_at IS NOT NULL AND s.ends_at <= now()
+         ORDER BY s.ends_at, s.id
+         LIMIT 1000
+           FOR UPDATE SKIP LOCKED
+    ), marked AS (
+        UPDATE laurel.subscriptions s SET announced_end = true FROM due WHERE s.id = due.id RETURNING s.user_id
+    )
+    SELECT array_agg(DISTINCT marked.user_id ORDER BY marked.user_id) INTO concerned FROM marked;
+
+    -- Users in id order, so two callers that share users lock them in the same order.
+    FOREACH ended_user IN ARRAY coalesce(concerned, '{}') LOOP
+        PERFORM 1 FROM laurel.progress WHERE user_id = ended_user FOR UPDATE;
+        -- A new statement, so it sees whatever pushes were committed while waiting for the lock.
+        IF laurel.subscription_document(ended_user)::jsonb IS DISTINCT FROM (
+               SELECT p.data::jsonb FROM laurel.pushes p
+                WHERE p.user_id = ended_user AND p.kind = 'SUBSCRIPTION'
+                ORDER BY p.seq DESC LIMIT 1) THEN
+            IF laurel.store_subscription_push(ended_user) IS NOT NULL THEN
+                stored := stored + 1;
+            END IF;
+        END IF;
+    END LOOP;
+    RETURN stored;
+END $$;
+
+CREATE FUNCTION laurel.changes_since(p_user bigint, p_version bigint, p_after_log bigint, p_after_lesson bigint, p_after_event bigint, p_periods jsonb) RETURNS TABLE(version bigint, last_seq bigint, addable boolean, xp bigint, level integer, max_level integer, current_streak integer, longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day text, streak_holds_through text, challenge_xp integer, unlocked integer, total_logs integer, active_days integer, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text, kind text, seq bigint, id text, activity_id text, amount integer, at_us bigint, day text, local_hour smallint, lesson_id text, category text)
+    LANGUAGE plpgsql STABLE
+    SET enable_seqscan TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
+    WITH facts AS (
+        SELECT 'log'::text AS kind, l.seq, l.id, l.activity_id, l.amount, l.at, l.day, l.local_hour,
+               NULL::text AS lesson_id, NULL::text AS category
+          FROM laurel.logs l WHERE l.user_id = p_user AND l.deleted_at IS NULL AND l.seq > p_after_log
+        UNION ALL
+        SELECT 'lesson', c.seq, c.id, NULL, 0, c.at, c.day, NULL, c.lesson_id, c.category
+          FROM laurel.lesson_completions c WHERE c.user_id = p_user AND c.seq > p_after_lesson
+        UNION ALL
+        SELECT 'event', e.seq, e.id, NULL, 0, e.at, e.day, NULL, e.name, NULL
+          FROM laurel.reported_events e WHERE e.user_id = p_user AND e.seq > p_after_event
+    )
+    SELECT g.version, g.last_seq, g.reload_version <= p_version, g.xp, g.level, g.max_level, g.current_streak,
+           g.longest_streak, g.streak_freezes, g.streak_at_risk, to_char(g.last_active_day, 'YYYY-MM-DD'),
+           to_char(g.streak_holds_through, 'YYYY-MM-DD'), g.challenge_xp, g.unlocked, g.total_logs, g.active_days,
+           g.log_allowance, (extract(epoch FROM g.log_allowance_at) * 1000000)::bigint,
+           (SELECT coalesce(json_object_agg(k.achievement_id, (extract(epoch FROM k.unlocked_at) * 1000000)::bigint), '{}')
+              FROM laurel.unlocks k WHERE k.user_id = p_user)::text,
+           (SELECT coalesce(json_agg(json_build_object(
+                       'period', c.period, 'start', to_char(c.period_start, 'YYYY-MM-DD'), 'slot', c.slot, 'kind', c.kind,
+                       'title', c.title, 'target', c.target, 'xp', c.xp, 'activity_id', c.activity_id, 'hour', c.hour,
+                       'completed_us', (extract(epoch FROM c.completed_at) * 1000000)::bigint)), '[]')
+              FROM jsonb_to_recordset(p_periods) AS held(period text, start date)
+              JOIN laurel.challenges c ON c.user_id = p_user AND c.period = held.period AND c.period_start = held.start)::text,
+           f.kind, f.seq, f.id, f.activity_id, f.amount, (extract(epoch FROM f.at) * 1000000)::bigint,
+           to_char(f.day, 'YYYY-MM-DD'), f.local_hour, f.lesson_id, f.category
+      FROM laurel.progress g
+      LEFT JOIN facts f ON g.reload_version <= p_version
+     WHERE g.user_id = p_user;
+END $$;
+
+CREATE FUNCTION laurel.commit_changes(batch jsonb, isolated boolean DEFAULT false) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, committed_us bigint, detail text)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    part jsonb;
+    part_user bigint;
+    -- [user_id, version, last_seq] of each committed part.
+    commits json[] := '{}';
+BEGIN
+    committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
+    detail := NULL;
+    IF NOT isolated THEN
+        FOR outcome, new_version, new_last_seq, fact_seq, part_user IN SELECT * FROM laurel.store_changes(batch) LOOP
+            IF outcome = 'committed' THEN
+                commits := commits || json_build_array(part_user, new_version, new_last_seq);
+            END IF;
+            RETURN NEXT;
+        END LOOP;
+    ELSE
+        FOR part IN SELECT value FROM jsonb_array_elements(batch) LOOP
+            detail := NULL;
+            BEGIN
+                SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user
+                  INTO outcome, new_version, new_last_seq, fact_seq, part_user
+                  FROM laurel.store_changes(jsonb_build_array(part)) s;
+            EXCEPTION
+                WHEN unique_violation THEN
+                    outcome := 'stale';
+                    detail := SQLERRM;
+                WHEN OTHERS THEN
+                    outcome := 'failed';
+                    detail := SQLSTATE || ': ' || SQLERRM;
+            END;
+            IF outcome = 'committed' THEN
+                commits := commits || json_build_array(part_user, new_version, new_last_seq);
+            ELSE
+                new_version := NULL;
+                new_last_seq := NULL;
+                fact_seq := NULL;
+            END IF;
+            RETURN NEXT;
+        END LOOP;
+    END IF;
+    PERFORM laurel.announce_commits(commits);
+END $$;
+
+CREATE FUNCTION laurel.create_user(name text, time_zone text DEFAULT 'UTC'::text) RETURNS TABLE(user_id bigint, token text)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    new_id bigint;
+BEGIN
+    IF name IS NULL OR length(btrim(name)) NOT BETWEEN 1 AND 64 OR name ~ '[[:cntrl:]]' THEN
+        RAISE EXCEPTION 'a user name is 1 to 64 characters without control characters' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NOT laurel.is_time_zone(create_user.time_zone) THEN
+        RAISE EXCEPTION 'unknown time zone "%"', time_zone USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    INSERT INTO laurel.users (name) VALUES (btrim(create_user.name)) RETURNING id INTO new_id;
+    INSERT INTO laurel.settings (user_id, effective_day, time_zone)
+    VALUES (new_id, (now() AT TIME ZONE create_user.time_zone)::date, create_user.time_zone);
+    INSERT INTO laurel.progress (user_id) VALUES (new_id);
+    user_id := new_id;
+    token := laurel.new_token(new_id);
+    RETURN NEXT;
+END $$;
+
+CREATE FUNCTION laurel.delete_user(name text) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM laurel.delete_user_by_id(laurel.user_id_of(name));
+END $$;
+
+CREATE FUNCTION laurel.delete_user_by_id(p_user bigint) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    DELETE FROM laurel.progress WHERE user_id = p_user;
+    DELETE FROM laurel.users WHERE id = p_user;
+    PERFORM laurel.announce('user_deleted', p_user);
+END $$;
+
+CREATE FUNCTION laurel.grant_premium(name text, period interval DEFAULT NULL::interval) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    target bigint := laurel.user_id_of(name);
+BEGIN
+    IF period IS NOT NULL AND period <= interval '0' THEN
+        RAISE EXCEPTION 'the period must be positive' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    INSERT INTO laurel.subscriptions (user_id, kind, starts_at, ends_at) VALUES (target, 'grant', now(), now() + period);
+    PERFORM laurel.store_subscription_push(target);
+END $$;
+
+CREATE FUNCTION laurel.is_time_zone(p_zone text) RETURNS boolean
+    LANGUAGE plpgsql STABLE
+    AS $_$
+BEGIN
+    IF p_zone IS NULL OR NOT (p_zone ~ '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)+$' OR p_zone IN ('UTC', 'GMT')) THEN
+        RETURN false;
+    END IF;
+    PERFORM now() AT TIME ZONE p_zone;
+    RETURN true;
+EXCEPTION WHEN invalid_parameter_value THEN
+    RETURN false;
+END $_$;
+
+CREATE FUNCTION laurel.issue_token(name text) RETURNS text
+    LANGUAGE sql
+    AS $$
+    SELECT laurel.new_token(laurel.user_id_of(name));
+$$;
+
+CREATE FUNCTION laurel.new_token(p_user bigint) RETURNS text
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    token text := 'lt_' || encode(uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()), 'hex');
+BEGIN
+    INSERT INTO laurel.tokens (digest, user_id) VALUES (sha256(convert_to(token, 'UTF8')), p_user);
+    RETURN token;
+END $$;
+
+CREATE FUNCTION laurel.revoke_premium(name text) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    target bigint := laurel.user_id_of(name);
+BEGIN
+    UPDATE laurel.subscriptions SET revoked_at = now()
+     WHERE user_id = target AND revoked_at IS NULL AND starts_at <= now() AND (ends_at IS NULL OR ends_at > now());
+    IF FOUND THEN
+        PERFORM laurel.store_subscription_push(target);
+    END IF;
+END $$;
+
+CREATE FUNCTION laurel.revoke_tokens(name text) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    target bigint := laurel.user_id_of(name);
+    revoked integer;
+BEGIN
+    UPDATE laurel.tokens SET revoked_at = now() WHERE user_id = target AND revoked_at IS NULL;
+    GET DIAGNOSTICS revoked = ROW_COUNT;
+    PERFORM laurel.announce('tokens_revoked', target);
+    RETURN revoked;
+END $$;
+
+CREATE FUNCTION laurel.rfc3339(p_at timestamp with time zone) RETURNS text
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT to_char(utc, CASE WHEN utc = date_trunc('second', utc) THEN 'YYYY-MM-DD"T"HH24:MI:SS"Z"'
+                             ELSE 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"' END)
+      FROM (SELECT date_trunc('milliseconds', (p_at AT TIME ZONE 'UTC') + interval '0.5 milliseconds') AS utc) rounded;
+$$;
+
+CREATE FUNCTION laurel.save_snapshot(p_user bigint, p_version bigint, p_last_log_seq bigint, p_last_lesson_seq bigint, p_last_event_seq bigint, p_state text) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO laurel.progress_snapshots AS s (user_id, version, last_log_seq, last_lesson_seq, last_event_seq, state)
+    SELECT p_user, p_version, p_last_log_seq, p_last_lesson_seq, p_last_event_seq, p_state::json
+      FROM laurel.progress g
+     WHERE g.user_id = p_user AND g.rebuilt_version <= p_version AND g.version >= p_version
+    ON CONFLICT (user_id) DO UPDATE
+       SET version = EXCLUDED.version, last_log_seq = EXCLUDED.last_log_seq, last_lesson_seq = EXCLUDED.last_lesson_seq,
+           last_event_seq = EXCLUDED.last_event_seq, state = EXCLUDED.state
+     WHERE s.version < EXCLUDED.version;
+    RETURN FOUND;
+END $$;
+
+CREATE FUNCTION laurel.start_trial(p_user bigint) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE laurel.users SET trial_used = true WHERE id = p_user AND NOT trial_used;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO laurel.subscriptions (user_id, kind, starts_at, ends_at)
+    VALUES (p_user, 'trial', now(), now() + interval '14 days');
+    RETURN laurel.store_subscription_push(p_user);
+END $$;
+
+CREATE FUNCTION laurel.store_changes(batch jsonb) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint)
+    LANGUAGE plpgsql
+    SET enable_seqscan TO 'off'
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $$
+BEGIN
+    RETURN QUERY
+    WITH parts AS (
+        -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
+        -- which the update below checks under the row lock. (A lookup per part, by key.)
+        SELECT p.*, coalesce(cardinality(p.push_kinds), 0) AS push_count,
+               CASE p.fact_kind
+                   WHEN 'log' THEN EXISTS (SELECT 1 FROM laurel.logs l WHERE l.user_id = p.user_id AND l.id = p.fact_id)
+                   WHEN 'lesson' THEN EXISTS (SELECT 1 FROM laurel.lesson_completions c WHERE c.user_id = p.user_id AND c.id = p.fact_id)
+                   WHEN 'event' THEN EXISTS (SELECT 1 FROM laurel.reported_events e WHERE e.user_id = p.user_id AND e.id = p.fact_id)
+                   ELSE false END AS taken
+          FROM jsonb_to_recordset(batch) AS p(
+                   n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
+                   fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
+                   at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response text,
+                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_day date,
+                   custom_activity jsonb, templates jsonb, deleted_templates uuid[], deleted_unlock_prefixes text[],
+                   unlocks text[], decided_us bigint, chosen jsonb, completed jsonb, push_kinds text[], push_data text[],
+                   has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
+                   longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
+                   streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
+                   allowance double precision, allowance_us bigint, snapshot text)
+    ), bumped AS (
+        UPDATE laurel.progress g
+           SET version = g.version + 1,
+               last_seq = g.last_seq + parts.push_count,
+               reload_version = CASE WHEN parts.reloads THEN g.version + 1 ELSE g.reload_version END,
+               rebuilt_version = CASE WHEN parts.rebuilt THEN g.version + 1 ELSE g.rebuilt_version END,
+               xp = CASE WHEN parts.has_figures THEN parts.xp ELSE g.xp END,
+               level = CASE WHEN parts.has_figures THEN parts.level ELSE g.level END,
+               max_level = CASE WHEN parts.has_figures THEN parts.max_level ELSE g.max_level END,
+               current_streak = CASE WHEN parts.has_figures THEN parts.current_streak ELSE g.current_streak END,
+               longest_streak = CASE WHEN parts.has_figures THEN parts.longest_streak ELSE g.longest_streak END,
+               streak_freezes = CASE WHEN parts.has_figures THEN parts.streak_freezes ELSE g.streak_freezes END,
+               streak_at_risk = CASE WHEN parts.has_figures THEN parts.streak_at_risk ELSE g.streak_at_risk END,
+               last_active_day = CASE WHEN parts.has_figures THEN parts.last_active_day ELSE g.last_active_day END,
+               streak_holds_through = CASE WHEN parts.has_figures THEN parts.streak_holds_through ELSE g.streak_holds_through END,
+               challenge_xp = CASE WHEN parts.has_figures THEN parts.challenge_xp ELSE g.challenge_xp END,
+               unlocked = CASE WHEN parts.has_figures THEN parts.unlocked ELSE g.unlocked END,
+               total_logs = CASE WHEN parts.has_figures THEN parts.total_logs ELSE g.total_logs END,
+               active_days = CASE WHEN parts.has_figures THEN parts.active_days ELSE g.active_days END,
+               log_allowance = coalesce(parts.allowance, g.log_allowance),
+               log_allowance_at = coalesce('epoch'::timestamptz + parts.allowance_us * interval '1 microsecond', g.log_allowance_at),
+               updated_at = now()
+          FROM parts
+         WHERE g.user_id = parts.user_id AND g.version = parts.version AND NOT parts.taken
+        RETURNING g.user_id AS bumped_user, g.version AS bumped_version, g.last_seq AS bumped_last_seq
+    ), stored AS (
+        SELECT parts.*, bumped.bumped_version, bumped.bumped_last_seq,
+               'epoch'::timestamptz + parts.decided_us * interval '1 microsecond' AS decided_at
+          FROM parts JOIN bumped ON bumped.bumped_user = parts.user_id
+    ), new_logs AS (
+        INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, local_hour, note, requested_at, response)
+        SELECT s.user_id, s.fact_id, s.activity, s.amount, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+               s.local_hour, s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+          FROM stored s WHERE s.fact_kind = 'log'
+        RETURNING user_id AS fact_user, seq AS fact_seq
+    ), new_lessons AS (
+        INSERT INTO laurel.lesson_completions (user_id, id, lesson_id, category, at, day, requested_at, response)
+        SELECT s.user_id, s.fact_id, s.lesson, s.category, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+               'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+          FROM stored s WHERE s.fact_kind = 'lesson'
+        RETURNING user_id AS fact_user, seq AS fact_seq
+    ), new_events AS (
+        INSERT INTO laurel.reported_events (user_id, id, name, at, day, requested_at, response)
+        SELECT s.user_id, s.fact_id, s.event, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+               'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+          FROM stored s WHERE s.fact_kind = 'event'
+        RETURNING user_id AS fact_user, seq AS fact_seq
+    ), deleted_logs AS (
+        UPDATE laurel.logs l SET deleted_at = s.decided_at
+          FROM stored s
+         WHERE s.deleted_log IS NOT NULL AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
+    ), new_settings AS (
+        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation)
+        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation
+          FROM stored s WHERE s.settings_zone IS NOT NULL
+    ), activities AS (
+        INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)
+        SELECT x.id, s.user_id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END
+          FROM stored s CROSS JOIN LATERAL jsonb_to_record(s.custom_activity) AS x(id text, name text, unit text, icon text, deleted boolean)
+         WHERE s.custom_activity IS NOT NULL
+        ON CONFLICT (id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE a.user_id = EXCLUDED.user_id
+    ), templates_saved AS (
+        INSERT INTO laurel.templates AS t (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at)
+        SELECT x.id, s.user_id, x.activity_id, x.name, x.type, x.tiers::json, x.active, x.inactive_reason,
+               'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond'
+          FROM stored s
+         CROSS JOIN LATERAL jsonb_to_recordset(s.templates) AS x(id uuid, activity_id text, name text, type text, tiers text,
+                                                                 active boolean, inactive_reason text, created_us bigint, updated_us bigint)
+         WHERE s.templates IS NOT NULL
+        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
+            inactive_reason = EXCLUDED.inactive_reason, updated_at = EXCLUDED.updated_at
+         WHERE t.user_id = EXCLUDED.user_id
+    ), templates_deleted AS (
+        DELETE FROM laurel.templates t USING stored s
+         WHERE s.deleted_templates IS NOT NULL AND t.user_id = s.user_id AND t.id = ANY (s.deleted_templates)
+    ), unlocks_deleted AS (
+        DELETE FROM laurel.unlocks k USING stored s CROSS JOIN LATERAL unnest(s.deleted_unlock_prefixes) AS gone(prefix)
+         WHERE k.user_id = s.user_id AND starts_with(k.achievement_id, gone.prefix)
+    ), unlocks_added AS (
+        INSERT INTO laurel.unlocks (user_id, achievement_id, unlocked_at)
+        SELECT s.user_id, unlocked.id, s.decided_at FROM stored s CROSS JOIN LATERAL unnest(s.unlocks) AS unlocked(id)
+    ), pushes AS (
+        INSERT INTO laurel.pushes (user_id, seq, kind, data)
+        SELECT s.user_id, s.bumped_last_seq - s.push_count + pushed.n, pushed.kind, pushed.data::json
+          FROM stored s CROSS JOIN LATERAL unnest(s.push_kinds, s.push_data) WITH ORDINALITY AS pushed(kind, data, n)
+    ), chosen AS (
+        INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, activity_id, hour, chosen_at, completed_at)
+        SELECT s.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour, s.decided_at,
+               CASE WHEN x.completed THEN s.decided_at END
+          FROM stored s
+         CROSS JOIN LATERAL jsonb_to_recordset(s.chosen) AS x(period text, period_start date, slot smallint, kind text, title text,
+                                                              target integer, xp integer, activity_id text, hour smallint, completed boolean)
+         WHERE s.chosen IS NOT NULL
+    ), completions AS (
+        -- Decided at the version they are stored at, so still open; the condition keeps a completion permanent
+        -- anyway. Only the rows of the batch's users that complete something are looked at (an index condition on
+        -- an array computed once), so no plan can turn this into a pass over every stored challenge.
+        UPDATE laurel.challenges c SET completed_at = s.decided_at
+          FROM stored s
+         CROSS JOIN LATERAL jsonb_to_recordset(s.completed) AS done(period text, period_start date, slot smallint)
+         WHERE c.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.completed IS NOT NULL))
+           AND c.user_id = s.user_id AND c.period = done.period AND c.period_start = done.period_start AND c.slot = done.slot
+           AND c.completed_at IS NULL
+    ), snapshots AS (
+        -- The last seqs name the newest facts the state counts (a log deleted in this statement is still seen as
+        -- live here: it has an earlier seq than any log a later session adds, so it is never added again).
+        INSERT INTO laurel.progress_snapshots AS p (user_id, version, last_log_seq, last_lesson_seq, last_event_seq, state)
+        SELECT s.user_id, s.bumped_version,
+               (SELECT coalesce(max(l.seq), 0) FROM laurel.logs l WHERE l.user_id = s.user_id AND l.deleted_at IS NULL),
+               (SELECT coalesce(max(c.seq), 0) FROM laurel.lesson_completions c WHERE c.user_id = s.user_id),
+               (SELECT coalesce(max(e.seq), 0) FROM laurel.reported_events e WHERE e.user_id = s.user_id),
+               s.snapshot::json
+          FROM stored s WHERE s.snapshot IS NOT NULL
+        ON CONFLICT (user_id) DO UPDATE SET version = EXCLUDED.version, last_log_seq = EXCLUDED.last_log_seq,
+            last_lesson_seq = EXCLUDED.last_lesson_seq, last_event_seq = EXCLUDED.last_event_seq, state = EXCLUDED.state
+    )
+    SELECT CASE WHEN s.user_id IS NOT NULL THEN 'committed'
+                WHEN p.taken THEN 'duplicate'
+                WHEN known.user_id IS NOT NULL THEN 'stale'
+                ELSE 'unknown_user' END,
+           s.bumped_version,
+           s.bumped_last_seq,
+           coalesce(logged.fact_seq, lesson.fact_seq, event.fact_seq),
+           p.user_id
+      FROM parts p
+      LEFT JOIN stored s ON s.n = p.n
+      LEFT JOIN new_logs logged ON logged.fact_user = s.user_id
+      LEFT JOIN new_lessons lesson ON lesson.fact_user = s.user_id
+      LEFT JOIN new_events event ON event.fact_user = s.user_id
+      LEFT JOIN LATERAL (
+          SELECT x.user_id FROM laurel.progress x WHERE x.user_id = p.user_id AND s.user_id IS NULL LIMIT 1
+      ) AS known ON true
+     ORDER BY p.n;
+END $$;
+
+CREATE FUNCTION laurel.store_subscription_push(p_user bigint) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    next_seq bigint;
+    next_version bigint;
+BEGIN
+    UPDATE laurel.progress
+       SET last_seq = last_seq + 1, version = version + 1, reload_version = version + 1, updated_at = now()
+     WHERE user_id = p_user
+    RETURNING last_seq, version INTO next_seq, next_version;
+    IF next_seq IS NULL THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO laurel.pushes (user_id, seq, kind, data)
+    VALUES (p_user, next_seq, 'SUBSCRIPTION', laurel.subscription_document(p_user));
+    PERFORM laurel.announce_commits(ARRAY[json_build_array(p_user, next_version, next_seq)]);
+    RETURN next_seq;
+END $$;
+
+CREATE FUNCTION laurel.subscription_at(p_user bigint, p_at timestamp with time zone DEFAULT now()) RETURNS TABLE(tier text, status text, ends_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    AS $$
+    WITH running AS (
+        SELECT s.kind, s.ends_at FROM laurel.subscriptions s
+         WHERE s.user_id = p_user AND s.revoked_at IS NULL AND s.starts_at <= p_at
+           AND (s.ends_at IS NULL OR s.ends_at > p_at)
+    )
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM running) THEN 'premium' ELSE 'free' END,
+           CASE WHEN EXISTS (SELECT 1 FROM running WHERE kind = 'grant') THEN 'active'
+                WHEN EXISTS (SELECT 1 FROM running) THEN 'trial'
+                WHEN EXISTS (SELECT 1 FROM laurel.subscriptions s WHERE s.user_id = p_user) THEN 'lapsed'
+                ELSE 'free' END,
+           CASE WHEN EXISTS (SELECT 1 FROM running WHERE kind = 'grant' AND running.ends_at IS NULL) THEN NULL
+                ELSE (SELECT max(running.ends_at) FROM running) END;
+$$;
+
+CREATE FUNCTION laurel.subscription_document(p_user bigint) RETURNS json
+    LANGUAGE sql STABLE
+    AS $$
+    WITH running AS (
+        SELECT s.kind, s.ends_at FROM laurel.subscriptions s
+         WHERE s.user_id = p_user AND s.revoked_at IS NULL AND s.starts_at <= now()
+           AND (s.ends_at IS NULL OR s.ends_at > now())
+    ), state AS (
+        SELECT sub.tier, sub.status, NOT u.trial_used AS trial_available,
+               (SELECT max(r.ends_at) FROM running r WHERE r.kind = 'trial') AS trial_ends_at,
+               CASE WHEN EXISTS (SELECT 1 FROM running r WHERE r.kind = 'grant' AND r.ends_at IS NULL) THEN NULL
+                    ELSE (SELECT max(r.ends_at) FROM running r WHERE r.kind = 'grant') END AS grant_ends_at
+          FROM laurel.users u CROSS JOIN LATERAL laurel.subscription_at(u.id) sub
+         WHERE u.id = p_user
+    )
+    -- Absent optional fields are NULL here and stripped; no other field is ever NULL.
+    SELECT json_strip_nulls(json_build_object(
+               'tier', state.tier,
+               'status', state.status,
+               'trial_available', state.trial_available,
+               'trial_ends_at', CASE WHEN state.status = 'trial' THEN laurel.rfc3339(state.trial_ends_at) END,
+               'expires_at', CASE WHEN state.status = 'active' THEN laurel.rfc3339(state.grant_ends_at) END,
+               'entitlements', json_build_object(
+                   'templates', state.tier = 'premium',
+                   'template_limit', CASE WHEN state.tier = 'premium' THEN laurel.template_limit() ELSE 0 END)))
+      FROM state;
+$$;
+
+CREATE FUNCTION laurel.template_limit() RETURNS integer
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT coalesce(nullif(current_setting('laurel.template_limit', true), '')::integer,
+                    (SELECT l.template_limit FROM laurel.server_limits l), 100)
+$$;
+
+CREATE FUNCTION laurel.user_id_of(p_name text) RETURNS bigint
+    LANGUAGE plpgsql STABLE
+    AS $$
+DECLARE
+    found_id bigint;
+BEGIN
+    SELECT id INTO found_id FROM laurel.users WHERE lower(name COLLATE "und-x-icu") = lower(btrim(p_name) COLLATE "und-x-icu");
+    IF found_id IS NULL THEN
+        RAISE EXCEPTION 'no user named "%"', p_name USING ERRCODE = 'no_data_found';
+    END IF;
+    RETURN found_id;
+END $$;
+
+CREATE TABLE laurel.achievements (
+    id text NOT NULL,
+    name text NOT NULL,
+    category text NOT NULL,
+    tier text NOT NULL,
+    target integer NOT NULL,
+    secret boolean DEFAULT false NOT NULL,
+    catalog text NOT NULL
+);
+
+CREATE TABLE laurel.logs (
+    user_id bigint NOT NULL,
+    id text NOT NULL,
+    seq bigint NOT NULL,
+    activity_id text NOT NULL,
+    amount integer NOT NULL,
+    at timestamp with time zone NOT NULL,
+    day date NOT NULL,
+    local_hour smallint NOT NULL,
+    note text,
+    requested_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    response json NOT NULL,
+    CONSTRAINT logs_amount_check CHECK (((amount >= 1) AND (amount <= 100000))),
+    CONSTRAINT logs_id_check CHECK (((length(id) >= 1) AND (length(id) <= 128))),
+    CONSTRAINT logs_local_hour_check CHECK (((local_hour >= 0) AND (local_hour <= 23)))
+);
+
+CREATE TABLE laurel.unlocks (
+    user_id bigint NOT NULL,
+    achievement_id text NOT NULL,
+    unlocked_at timestamp with time zone NOT NULL
+);
+
+CREATE VIEW laurel.achievement_stats AS
+ WITH active AS (
+         SELECT count(DISTINCT logs.user_id) AS users
+           FROM laurel.logs
+          WHERE ((logs.deleted_at IS NULL) AND (logs.at > (now() - '30 days'::interval)))
+        )
+ SELECT a.id AS achievement_id,
+    a.name,
+    a.category,
+    a.tier,
+    count(u.user_id) AS unlocked_by,
+        CASE
+            WHEN (active.users = 0) THEN (0)::numeric
+            ELSE round(((100.0 * (count(u.user_id) FILTER (WHERE (EXISTS ( SELECT 1
+               FROM laurel.logs l
+              WHERE ((l.user_id = u.user_id) AND (l.deleted_at IS NULL) AND (l.at > (now() - '30 days'::interval)))))))::numeric) / (active.users)::numeric), 1)
+        END AS share_of_active_users_percent
+   FROM ((laurel.achievements a
+     CROSS JOIN active)
+     LEFT JOIN laurel.unlocks u ON ((u.achievement_id = a.id)))
+  GROUP BY a.id, a.name, a.category, a.tier, active.users;
+
+CREATE TABLE laurel.activities (
+    id text NOT NULL,
+    user_id bigint,
+    name text NOT NULL,
+    unit text NOT NULL,
+    icon text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT activities_check CHECK (((user_id IS NOT NULL) OR (deleted_at IS NULL))),
+    CONSTRAINT activities_unit_check CHECK ((unit = ANY (ARRAY['reps'::text, 'seconds'::text, 'minutes'::text, 'sessions'::text, 'times'::text])))
+);
+
+CREATE TABLE laurel.challenges (
+    user_id bigint NOT NULL,
+    period text NOT NULL,
+    period_start date NOT NULL,
+    slot smallint NOT NULL,
+    kind text NOT NULL,
+    title text NOT NULL,
+    target integer NOT NULL,
+    xp integer NOT NULL,
+    activity_id text,
+    hour smallint,
+    chosen_at timestamp with time zone NOT NULL,
+    completed_at timestamp with time zone,
+    CONSTRAINT challenges_period_check CHECK ((period = ANY (ARRAY['daily'::text, 'weekly'::text]))),
+    CONSTRAINT challenges_slot_check CHECK ((slot >= 0)),
+    CONSTRAINT challenges_target_check CHECK ((target > 0)),
+    CONSTRAINT challenges_xp_check CHECK ((xp >= 0))
+);
+
+CREATE TABLE laurel.lesson_completions (
+    user_id bigint NOT NULL,
+    id text NOT NULL,
+    seq bigint NOT NULL,
+    lesson_id text NOT NULL,
+    category text NOT NULL,
+    at timestamp with time zone NOT NULL,
+    day date NOT NULL,
+    requested_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    response json NOT NULL,
+    CONSTRAINT lesson_completions_id_check CHECK (((length(id) >= 1) AND (length(id) <= 128)))
+);
+
+ALTER TABLE laurel.lesson_completions ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME laurel.lesson_completions_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+ALTER TABLE laurel.logs ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME laurel.logs_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE laurel.progress (
+    user_id bigint NOT NULL,
+    version bigint DEFAULT 0 NOT NULL,
+    reload_version bigint DEFAULT 0 NOT NULL,
+    rebuilt_version bigint DEFAULT 0 NOT NULL,
+    last_seq bigint DEFAULT 0 NOT NULL,
+    xp bigint DEFAULT 0 NOT NULL,
+    level integer DEFAULT 1 NOT NULL,
+    max_level integer DEFAULT 1 NOT NULL,
+    current_streak integer DEFAULT 0 NOT NULL,
+    longest_streak integer DEFAULT 0 NOT NULL,
+    streak_freezes smallint DEFAULT 0 NOT NULL,
+    streak_at_risk boolean DEFAULT false NOT NULL,
+    last_active_day date,
+    streak_holds_through date,
+    challenge_xp integer DEFAULT 0 NOT NULL,
+    unlocked integer DEFAULT 0 NOT NULL,
+    total_logs integer DEFAULT 0 NOT NULL,
+    active_days integer DEFAULT 0 NOT NULL,
+    log_allowance double precision,
+    log_allowance_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE laurel.progress_snapshots (
+    user_id bigint NOT NULL,
+    version bigint NOT NULL,
+    last_log_seq bigint NOT NULL,
+    last_lesson_seq bigint NOT NULL,
+    last_event_seq bigint NOT NULL,
+    state json NOT NULL
+);
+
+CREATE TABLE laurel.pushes (
+    user_id bigint NOT NULL,
+    seq bigint NOT NULL,
+    kind text NOT NULL,
+    data json NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE laurel.reported_events (
+    user_id bigint NOT NULL,
+    id text NOT NULL,
+    seq bigint NOT NULL,
+    name text NOT NULL,
+    at timestamp with time zone NOT NULL,
+    day date NOT NULL,
+    requested_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    response json NOT NULL,
+    CONSTRAINT reported_events_id_check CHECK (((length(id) >= 1) AND (length(id) <= 128)))
+);
+
+ALTER TABLE laurel.reported_events ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME laurel.reported_events_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE laurel.schema_migrations (
+    version integer NOT NULL,
+    name text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE laurel.schema_objects (
+    file text NOT NULL,
+    body text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE laurel.server_limits (
+    only_row boolean DEFAULT true NOT NULL,
+    template_limit integer NOT NULL,
+    CONSTRAINT server_limits_only_row_check CHECK (only_row),
+    CONSTRAINT server_limits_template_limit_check CHECK ((template_limit >= 0))
+);
+
+CREATE TABLE laurel.settings (
+    id bigint NOT NULL,
+    user_id bigint NOT NULL,
+    changed_at timestamp with time zone DEFAULT now() NOT NULL,
+    effective_day date NOT NULL,
+    time_zone text NOT NULL,
+    rest_day smallint,
+    vacation boolean DEFAULT false NOT NULL,
+    CONSTRAINT settings_rest_day_check CHECK (((rest_day >= 1) AND (rest_day <= 7)))
+);
+
+ALTER TABLE laurel.settings ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME laurel.settings_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE laurel.subscriptions (
+    id bigint NOT NULL,
+    user_id bigint NOT NULL,
+    kind text NOT NULL,
+    starts_at timestamp with time zone DEFAULT now() NOT NULL,
+    ends_at timestamp with time zone,
+    revoked_at timestamp with time zone,
+    announced_end boolean DEFAULT false NOT NULL,
+    CONSTRAINT subscriptions_check CHECK (((ends_at IS NULL) OR (ends_at > starts_at))),
+    CONSTRAINT subscriptions_kind_check CHECK ((kind = ANY (ARRAY['trial'::text, 'grant'::text])))
+);
+
+ALTER TABLE laurel.subscriptions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME laurel.subscriptions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE laurel.templates (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id bigint NOT NULL,
+    activity_id text NOT NULL,
+    name text NOT NULL,
+    type text NOT NULL,
+    tiers json NOT NULL,
+    active boolean DEFAULT true NOT NULL,
+    inactive_reason text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT templates_check CHECK ((active = (inactive_reason IS NULL))),
+    CONSTRAINT templates_inactive_reason_check CHECK ((inactive_reason = ANY (ARRAY['activity_deleted'::text, 'deactivated'::text]))),
+    CONSTRAINT templates_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 64))),
+    CONSTRAINT templates_type_check CHECK ((type = ANY (ARRAY['volume'::text, 'daily'::text, 'weekly'::text, 'streak'::text, 'speed'::text])))
+);
+
+CREATE TABLE laurel.tokens (
+    digest bytea NOT NULL,
+    user_id bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    revoked_at timestamp with time zone
+);
+
+CREATE TABLE laurel.users (
+    id bigint NOT NULL,
+    name text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_seen_at timestamp with time zone,
+    trial_used boolean DEFAULT false NOT NULL,
+    CONSTRAINT users_name_check CHECK ((((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 64)) AND (name !~ '[[:cntrl:]]'::text)))
+);
+
+CREATE VIEW laurel.user_overview AS
+ SELECT u.name,
+    sub.tier,
+    sub.status,
+    p.level,
+    p.xp,
+        CASE
+            WHEN (p.streak_holds_through < ((now() AT TIME ZONE zone.time_zone))::date) THEN 0
+            ELSE p.current_streak
+        END AS current_streak,
+    p.longest_streak,
+    p.total_logs AS logs,
+    p.unlocked,
+    u.last_seen_at AS last_seen,
+    ( SELECT count(*) AS count
+           FROM laurel.challenges c
+          WHERE ((c.user_id = u.id) AND (c.period = 'daily'::text) AND (c.completed_at IS NOT NULL) AND (c.period_start = ((now() AT TIME ZONE zone.time_zone))::date))) AS challenges_completed_today
+   FROM (((laurel.users u
+     LEFT JOIN laurel.progress p ON ((p.user_id = u.id)))
+     LEFT JOIN LATERAL ( SELECT s.time_zone
+           FROM laurel.settings s
+          WHERE (s.user_id = u.id)
+          ORDER BY s.id DESC
+         LIMIT 1) zone ON (true))
+     CROSS JOIN LATERAL laurel.subscription_at(u.id) sub(tier, status, ends_at));
+
+ALTER TABLE laurel.users ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME laurel.users_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+ALTER TABLE ONLY laurel.achievements
+    ADD CONSTRAINT achievements_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY laurel.activities
+    ADD CONSTRAINT activities_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY laurel.challenges
+    ADD CONSTRAINT challenges_pkey PRIMARY KEY (user_id, period, period_start, slot);
+
+ALTER TABLE ONLY laurel.lesson_completions
+    ADD CONSTRAINT lesson_completions_pkey PRIMARY KEY (user_id, id);
+
+ALTER TABLE ONLY laurel.logs
+    ADD CONSTRAINT logs_pkey PRIMARY KEY (user_id, id);
+
+ALTER TABLE ONLY laurel.progress
+    ADD CONSTRAINT progress_pkey PRIMARY KEY (user_id);
+
+ALTER TABLE ONLY laurel.progress_snapshots
+    ADD CONSTRAINT progress_snapshots_pkey PRIMARY KEY (user_id);
+
+ALTER TABLE ONLY laurel.pushes
+    ADD CONSTRAINT pushes_pkey PRIMARY KEY (user_id, seq);
+
+ALTER TABLE ONLY laurel.reported_events
+    ADD CONSTRAINT reported_events_pkey PRIMARY KEY (user_id, id);
+
+ALTER TABLE ONLY laurel.schema_migrations
+    ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
+
+ALTER TABLE ONLY laurel.schema_objects
+    ADD CONSTRAINT schema_objects_pkey PRIMARY KEY (file);
+
+ALTER TABLE ONLY laurel.server_limits
+    ADD CONSTRAINT server_limits_pkey PRIMARY KEY (only_row);
+
+ALTER TABLE ONLY laurel.settings
+    ADD CONSTRAINT settings_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY laurel.subscriptions
+    ADD CONSTRAINT subscriptions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY laurel.templates
+    ADD CONSTRAINT templates_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY laurel.tokens
+    ADD CONSTRAINT tokens_pkey PRIMARY KEY (digest);
+
+ALTER TABLE ONLY laurel.unlocks
+    ADD CONSTRAINT unlocks_pkey PRIMARY KEY (user_id, achievement_id);
+
+ALTER TABLE ONLY laurel.users
+    ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+CREATE UNIQUE INDEX activities_custom_name ON laurel.activities USING btree (user_id, lower((name COLLATE "und-x-icu"))) WHERE (user_id IS NOT NULL);
+
+CREATE INDEX lesson_completions_user_seq ON laurel.lesson_completions USING btree (user_id, seq);
+
+CREATE INDEX logs_user_at ON laurel.logs USING btree (user_id, at DESC, seq DESC) WHERE (deleted_at IS NULL);
+
+CREATE INDEX logs_user_seq ON laurel.logs USING btree (user_id, seq) WHERE (deleted_at IS NULL);
+
+CREATE INDEX reported_events_user_seq ON laurel.reported_events USING btree (user_id, seq);
+
+CREATE INDEX settings_user ON laurel.settings USING btree (user_id, id DESC);
+
+CREATE INDEX subscriptions_end_to_announce ON laurel.subscriptions USING btree (ends_at) WHERE ((NOT announced_end) AND (revoked_at IS NULL) AND (ends_at IS NOT NULL));
+
+CREATE INDEX subscriptions_user ON laurel.subscriptions USING btree (user_id);
+
+CREATE INDEX templates_user ON laurel.templates USING btree (user_id, created_at);
+
+CREATE INDEX tokens_user ON laurel.tokens USING btree (user_id);
+
+CREATE UNIQUE INDEX users_name_key ON laurel.users USING btree (lower((name COLLATE "und-x-icu")));
+
+ALTER TABLE ONLY laurel.activities
+    ADD CONSTRAINT activities_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.challenges
+    ADD CONSTRAINT challenges_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.lesson_completions
+    ADD CONSTRAINT lesson_completions_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.logs
+    ADD CONSTRAINT logs_activity_id_fkey FOREIGN KEY (activity_id) REFERENCES laurel.activities(id);
+
+ALTER TABLE ONLY laurel.logs
+    ADD CONSTRAINT logs_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.progress_snapshots
+    ADD CONSTRAINT progress_snapshots_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.progress
+    ADD CONSTRAINT progress_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.pushes
+    ADD CONSTRAINT pushes_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.reported_events
+    ADD CONSTRAINT reported_events_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.settings
+    ADD CONSTRAINT settings_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.subscriptions
+    ADD CONSTRAINT subscriptions_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.templates
+    ADD CONSTRAINT templates_activity_id_fkey FOREIGN KEY (activity_id) REFERENCES laurel.activities(id);
+
+ALTER TABLE ONLY laurel.templates
+    ADD CONSTRAINT templates_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.tokens
+    ADD CONSTRAINT tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.unlocks
+    ADD CONSTRAINT unlocks_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;

@@ -58,21 +58,21 @@ struct LoadUserRoster: Sendable {
     }
 
     /// Stores `logs` past logs of `activity` for each user, spread evenly over the year before now, the way a
-    /// long-standing user's history looks. The server's running state for the user is cleared so its next
-    /// evaluation (at the user's AUTH) rebuilds it from the whole history, as for a user it has not seen before.
+    /// long-standing user's history looks. The user's saved snapshot is dropped so the server's next load
+    /// (at the user's AUTH) evaluates the whole history, as for a user it has not seen before.
     func seedHistory(of users: [LoadUser], logs: Int, activity: String) async throws {
         let prefix = namePrefix
         for user in users {
             try await pool.transaction { connection in
                 try connection.execute("""
-                    INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, local_hour)
+                    INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, local_hour, response)
                     SELECT $1::bigint, $2::text || n, a.id, 1 + n % 20, t, (t AT TIME ZONE $5::text)::date,
-                           extract(hour FROM t AT TIME ZONE $5::text)::smallint
+                           extract(hour FROM t AT TIME ZONE $5::text)::smallint, '{}'::json
                       FROM generate_series(1, $3::int) AS n
                      CROSS JOIN LATERAL (SELECT now() - interval '1 day' - (n * interval '365 days' / $3::int) AS t) AS moment
                      JOIN laurel.activities a ON a.user_id IS NULL AND (a.id = $4::text OR lower(a.name) = lower($4::text))
                     """, [.int(user.userID), .text("\(prefix)seed-"), .int(logs), .text(activity), .text(timeZone)])
-                try connection.execute("UPDATE laurel.progress SET state = NULL WHERE user_id = $1::bigint", [.int(user.userID)])
+                try connection.execute("DELETE FROM laurel.progress_snapshots WHERE user_id = $1::bigint", [.int(user.userID)])
             }
         }
     }

@@ -1,8 +1,18 @@
 -- Removes user `p_user` and everything stored about the user, and closes the user's connections everywhere.
+-- The progress row goes first: a write of the user in flight holds its lock, so this waits for it and then sees
+-- what it stored; a write after this finds no row and stores nothing. The tables of facts and of what was decided
+-- from them have no foreign key to laurel.users (sql/migrations/0001_baseline.sql says why) and are emptied here;
+-- the rest goes with the user's row.
 CREATE OR REPLACE FUNCTION laurel.delete_user_by_id(p_user bigint) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM laurel.progress WHERE user_id = p_user;
+    DELETE FROM laurel.logs WHERE user_id = p_user;
+    DELETE FROM laurel.lesson_completions WHERE user_id = p_user;
+    DELETE FROM laurel.reported_events WHERE user_id = p_user;
+    DELETE FROM laurel.unlocks WHERE user_id = p_user;
+    DELETE FROM laurel.pushes WHERE user_id = p_user;
+    DELETE FROM laurel.challenges WHERE user_id = p_user;
     DELETE FROM laurel.users WHERE id = p_user;
     PERFORM laurel.announce('user_deleted', p_user);
 END $$;

@@ -35,15 +35,8 @@ SET plan_cache_mode = force_generic_plan
 AS $$
 BEGIN
     RETURN QUERY
-    WITH parts AS (
-        -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
-        -- which the update below checks under the row lock. (A lookup per part, by key.)
-        SELECT p.*, coalesce(cardinality(p.push_kinds), 0) AS push_count,
-               CASE p.fact_kind
-                   WHEN 'log' THEN EXISTS (SELECT 1 FROM laurel.logs l WHERE l.user_id = p.user_id AND l.id = p.fact_id)
-                   WHEN 'lesson' THEN EXISTS (SELECT 1 FROM laurel.lesson_completions c WHERE c.user_id = p.user_id AND c.id = p.fact_id)
-                   WHEN 'event' THEN EXISTS (SELECT 1 FROM laurel.reported_events e WHERE e.user_id = p.user_id AND e.id = p.fact_id)
-                   ELSE false END AS taken
+    WITH sent AS (
+        SELECT p.*
           FROM jsonb_to_recordset(batch) AS p(
                    n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
                    fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
@@ -55,6 +48,20 @@ BEGIN
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
                    allowance double precision, allowance_us bigint, snapshot text)
+    ), parts AS (
+        -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
+        -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
+        -- limit cannot become a pass over a whole table, whatever the plan thought of its size).
+        SELECT p.*, coalesce(cardinality(p.push_kinds), 0) AS push_count, seen.id IS NOT NULL AS taken
+          FROM sent p
+          LEFT JOIN LATERAL (
+              SELECT l.id FROM laurel.logs l WHERE p.fact_kind = 'log' AND l.user_id = p.user_id AND l.id = p.fact_id
+              UNION ALL
+              SELECT c.id FROM laurel.lesson_completions c WHERE p.fact_kind = 'lesson' AND c.user_id = p.user_id AND c.id = p.fact_id
+              UNION ALL
+              SELECT e.id FROM laurel.reported_events e WHERE p.fact_kind = 'event' AND e.user_id = p.user_id AND e.id = p.fact_id
+              LIMIT 1
+          ) AS seen ON true
     ), bumped AS (
         UPDATE laurel.progress g
            SET version = g.version + 1,
@@ -81,31 +88,43 @@ BEGIN
          WHERE g.user_id = parts.user_id AND g.version = parts.version AND NOT parts.taken
         RETURNING g.user_id AS bumped_user, g.version AS bumped_version, g.last_seq AS bumped_last_seq
     ), stored AS (
+        -- A new fact's seq is drawn here, after its user's row is locked above, so that a user's facts get seqs in
+        -- the order they commit (a catch-up reads the facts after the newest seq it counted), and the answer carries
+        -- it without joining the inserted rows back to their parts.
         SELECT parts.*, bumped.bumped_version, bumped.bumped_last_seq,
-               'epoch'::timestamptz + parts.decided_us * interval '1 microsecond' AS decided_at
+               'epoch'::timestamptz + parts.decided_us * interval '1 microsecond' AS decided_at,
+               CASE parts.fact_kind
+                   WHEN 'log' THEN nextval('laurel.logs_seq_seq')
+                   WHEN 'lesson' THEN nextval('laurel.lesson_completions_seq_seq')
+                   WHEN 'event' THEN nextval('laurel.reported_events_seq_seq') END AS new_fact_seq
           FROM parts JOIN bumped ON bumped.bumped_user = parts.user_id
     ), new_logs AS (
-        INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, local_hour, note, requested_at, response)
-        SELECT s.user_id, s.fact_id, s.activity, s.amount, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
-               s.local_hour, s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+        INSERT INTO laurel.logs (user_id, id, seq, activity_id, amount, at, day, local_hour, note, requested_at, response)
+        OVERRIDING SYSTEM VALUE
+        SELECT s.user_id, s.fact_id, s.new_fact_seq, s.activity, s.amount, 'epoch'::timestamptz + s.at_us * interval '1 microsecond',
+               s.day, s.local_hour, s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
           FROM stored s WHERE s.fact_kind = 'log'
-        RETURNING user_id AS fact_user, seq AS fact_seq
     ), new_lessons AS (
-        INSERT INTO laurel.lesson_completions (user_id, id, lesson_id, category, at, day, requested_at, response)
-        SELECT s.user_id, s.fact_id, s.lesson, s.category, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
-               'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+        INSERT INTO laurel.lesson_completions (user_id, id, seq, lesson_id, category, at, day, requested_at, response)
+        OVERRIDING SYSTEM VALUE
+        SELECT s.user_id, s.fact_id, s.new_fact_seq, s.lesson, s.category, 'epoch'::timestamptz + s.at_us * interval '1 microsecond',
+               s.day, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
           FROM stored s WHERE s.fact_kind = 'lesson'
-        RETURNING user_id AS fact_user, seq AS fact_seq
     ), new_events AS (
-        INSERT INTO laurel.reported_events (user_id, id, name, at, day, requested_at, response)
-        SELECT s.user_id, s.fact_id, s.event, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+        INSERT INTO laurel.reported_events (user_id, id, seq, name, at, day, requested_at, response)
+        OVERRIDING SYSTEM VALUE
+        SELECT s.user_id, s.fact_id, s.new_fact_seq, s.event, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
                'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
           FROM stored s WHERE s.fact_kind = 'event'
-        RETURNING user_id AS fact_user, seq AS fact_seq
     ), deleted_logs AS (
+        -- Rows that existing tables hold are reached by index conditions on arrays computed once from the batch
+        -- (empty when no part deletes anything), here and below: a plan made while a table was small would
+        -- otherwise walk the whole table for every batch once it is large.
         UPDATE laurel.logs l SET deleted_at = s.decided_at
           FROM stored s
-         WHERE s.deleted_log IS NOT NULL AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
+         WHERE l.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.deleted_log IS NOT NULL))
+           AND l.id = ANY (ARRAY(SELECT t.deleted_log FROM stored t WHERE t.deleted_log IS NOT NULL))
+           AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
     ), new_settings AS (
         INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation)
         SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation
@@ -129,10 +148,12 @@ BEGIN
          WHERE t.user_id = EXCLUDED.user_id
     ), templates_deleted AS (
         DELETE FROM laurel.templates t USING stored s
-         WHERE s.deleted_templates IS NOT NULL AND t.user_id = s.user_id AND t.id = ANY (s.deleted_templates)
+         WHERE t.id = ANY (ARRAY(SELECT gone.id FROM stored u CROSS JOIN LATERAL unnest(u.deleted_templates) AS gone(id)))
+           AND t.user_id = s.user_id AND t.id = ANY (s.deleted_templates)
     ), unlocks_deleted AS (
         DELETE FROM laurel.unlocks k USING stored s CROSS JOIN LATERAL unnest(s.deleted_unlock_prefixes) AS gone(prefix)
-         WHERE k.user_id = s.user_id AND starts_with(k.achievement_id, gone.prefix)
+         WHERE k.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.deleted_unlock_prefixes IS NOT NULL))
+           AND k.user_id = s.user_id AND starts_with(k.achievement_id, gone.prefix)
     ), unlocks_added AS (
         INSERT INTO laurel.unlocks (user_id, achievement_id, unlocked_at)
         SELECT s.user_id, unlocked.id, s.decided_at FROM stored s CROSS JOIN LATERAL unnest(s.unlocks) AS unlocked(id)
@@ -150,8 +171,7 @@ BEGIN
          WHERE s.chosen IS NOT NULL
     ), completions AS (
         -- Decided at the version they are stored at, so still open; the condition keeps a completion permanent
-        -- anyway. Only the rows of the batch's users that complete something are looked at (an index condition on
-        -- an array computed once), so no plan can turn this into a pass over every stored challenge.
+        -- anyway.
         UPDATE laurel.challenges c SET completed_at = s.decided_at
           FROM stored s
          CROSS JOIN LATERAL jsonb_to_recordset(s.completed) AS done(period text, period_start date, slot smallint)
@@ -177,13 +197,10 @@ BEGIN
                 ELSE 'unknown_user' END,
            s.bumped_version,
            s.bumped_last_seq,
-           coalesce(logged.fact_seq, lesson.fact_seq, event.fact_seq),
+           s.new_fact_seq,
            p.user_id
       FROM parts p
       LEFT JOIN stored s ON s.n = p.n
-      LEFT JOIN new_logs logged ON logged.fact_user = s.user_id
-      LEFT JOIN new_lessons lesson ON lesson.fact_user = s.user_id
-      LEFT JOIN new_events event ON event.fact_user = s.user_id
       LEFT JOIN LATERAL (
           SELECT x.user_id FROM laurel.progress x WHERE x.user_id = p.user_id AND s.user_id IS NULL LIMIT 1
       ) AS known ON true

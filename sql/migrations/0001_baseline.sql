@@ -122,12 +122,18 @@ CREATE TABLE laurel.activities (
 );
 CREATE UNIQUE INDEX activities_custom_name ON laurel.activities (user_id, lower(name COLLATE "und-x-icu")) WHERE user_id IS NOT NULL;
 
+-- The tables of a user's facts and of what was decided from them (logs, lesson_completions, reported_events,
+-- unlocks, pushes, challenges) have no foreign key to laurel.users: their rows are stored only by a write that moved
+-- the user's progress row on in the same statement (so the user exists, and its row is locked), and
+-- laurel.delete_user_by_id removes the progress row first (waiting for such a write) and these rows after it. A
+-- foreign key would lock the user's row once more for every row stored: a WAL record per log.
+
 -- Logs. (user_id, id) is the idempotency key; a deleted log keeps its key so that a late retry cannot log it
 -- again. day and local_hour are read in the user's zone at logging time and never move. requested_at is the `at`
 -- the client sent (NULL when the server chose it): part of what a retry is compared with. response is the first
 -- answer, replayed to retries. seq orders a user's logs as they were stored.
 CREATE TABLE laurel.logs (
-    user_id       bigint      NOT NULL REFERENCES laurel.users ON DELETE CASCADE,
+    user_id       bigint      NOT NULL,
     id            text        NOT NULL CHECK (length(id) BETWEEN 1 AND 128),
     seq           bigint      GENERATED ALWAYS AS IDENTITY,
     activity_id   text        NOT NULL REFERENCES laurel.activities (id),
@@ -150,7 +156,7 @@ CREATE INDEX logs_user_at ON laurel.logs (user_id, at DESC, seq DESC) WHERE dele
 -- Lesson completions. (user_id, id) is the request's idempotency key; a lesson completed twice is stored twice
 -- but counts once.
 CREATE TABLE laurel.lesson_completions (
-    user_id       bigint      NOT NULL REFERENCES laurel.users ON DELETE CASCADE,
+    user_id       bigint      NOT NULL,
     id            text        NOT NULL CHECK (length(id) BETWEEN 1 AND 128),
     seq           bigint      GENERATED ALWAYS AS IDENTITY,
     lesson_id     text        NOT NULL,
@@ -166,7 +172,7 @@ CREATE INDEX lesson_completions_user_seq ON laurel.lesson_completions (user_id, 
 
 -- Events a client reports (`share`, `invite`); they count for achievements but make no day active.
 CREATE TABLE laurel.reported_events (
-    user_id       bigint      NOT NULL REFERENCES laurel.users ON DELETE CASCADE,
+    user_id       bigint      NOT NULL,
     id            text        NOT NULL CHECK (length(id) BETWEEN 1 AND 128),
     seq           bigint      GENERATED ALWAYS AS IDENTITY,
     name          text        NOT NULL,
@@ -200,7 +206,7 @@ CREATE INDEX templates_user ON laurel.templates (user_id, created_at);
 -- An achievement is unlocked at most once per user: the primary key makes a second unlock impossible, whatever the
 -- number of connections, retries or server instances.
 CREATE TABLE laurel.unlocks (
-    user_id         bigint      NOT NULL REFERENCES laurel.users ON DELETE CASCADE,
+    user_id         bigint      NOT NULL,
     achievement_id  text        NOT NULL,
     unlocked_at     timestamptz NOT NULL,
     PRIMARY KEY (user_id, achievement_id)
@@ -208,7 +214,7 @@ CREATE TABLE laurel.unlocks (
 
 -- Pushes worth keeping (UNLOCK, LEVEL, STREAK, CHALLENGE, SUBSCRIPTION), stored before they are sent.
 CREATE TABLE laurel.pushes (
-    user_id     bigint      NOT NULL REFERENCES laurel.users ON DELETE CASCADE,
+    user_id     bigint      NOT NULL,
     seq         bigint      NOT NULL,
     kind        text        NOT NULL,
     data        json        NOT NULL,
@@ -221,7 +227,7 @@ CREATE TABLE laurel.pushes (
 -- from the period's live facts. completed_at is set by the write of the fact that completed the challenge and
 -- never cleared (its XP is then the user's for good).
 CREATE TABLE laurel.challenges (
-    user_id       bigint      NOT NULL REFERENCES laurel.users ON DELETE CASCADE,
+    user_id       bigint      NOT NULL,
     period        text        NOT NULL CHECK (period IN ('daily', 'weekly')),
     period_start  date        NOT NULL,
     slot          smallint    NOT NULL CHECK (slot >= 0),

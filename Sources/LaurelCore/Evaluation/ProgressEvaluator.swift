@@ -94,8 +94,9 @@ struct ChangeDecider {
         let before = progress.figures
         let accumulator = progress.accumulator
         let streak = accumulator.streak(today: today, settings: progress.settingsHistory)
+        let worthXP = progress.unlocksWorthXP
         let outcome = AchievementEvaluator.evaluate(
-            definitions: progress.achievements.evaluated, measures: accumulator.measures, alreadyUnlocked: progress.unlocksWorthXP,
+            definitions: progress.achievements.evaluated, measures: accumulator.measures, alreadyUnlocked: worthXP,
             challengeXP: before.challengeXP, highestLevelReached: before.highestLevel)
         for definition in outcome.newlyUnlocked {
             progress.unlocks[definition.id] = now
@@ -112,7 +113,8 @@ struct ChangeDecider {
         figures.highestLevel = outcome.highestLevel
         figures.shownStreak = streak
         figures.streakHoldsThrough = accumulator.streakHoldsThrough(settings: progress.settingsHistory)
-        figures.unlocked = progress.unlocksWorthXP.count
+        // What was just unlocked is listed, so worth XP too.
+        figures.unlocked = worthXP.count + outcome.newlyUnlocked.count
         figures.totalLogs = accumulator.totalLogs
         figures.activeDays = accumulator.activeDays.count
         progress.figures = figures

@@ -1,0 +1,94 @@
+import Foundation
+import LaurelCore
+import LaurelServer
+import LaurelStore
+import Testing
+@testable import LaurelPostgres
+
+/// `laurel.store_changes` keeps one plan per connection, made at its first call, usually while the tables are small.
+/// Every stored row a commit touches must then be reached by key from the batch: a plan that walked a table (as a
+/// join in the deletions once did) would cost every batch the whole table once the table is large. Counted, in
+/// rows PostgreSQL read, not timed.
+@Suite struct CommitPlanTests {
+    @Test func aCommitReadsOnlyItsOwnUsersRowsHoweverTheTablesGrewAfterThePlanWasMade() async throws {
+        try await Self.withFreshDatabase { pool in
+            try await PostgresStore(pool: pool).installCatalog(try ShippedCatalogs.load("standfit"))
+            let writer = try await Self.createUser("plan-writer", on: pool)
+            let other = try await Self.createUser("plan-other", on: pool)
+            try await pool.withConnection { connection in
+                // The plan is made now, with empty tables.
+                _ = try PostgresStore.storeCommits([UserCommitTests.commit(writer, version: 0, logID: "first")], on: connection)
+                // Then the tables grow: another user's logs and unlocks.
+                try connection.execute(
+                    """
+                    INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, local_hour, response)
+                    SELECT $1::bigint, 'other-' || n, 'squats', 5, now(), current_date, 12, '{}'::json
+                      FROM generate_series(1, 4000) AS n
+                    """, [.int(Int(other.id.rawValue))])
+                try connection.execute(
+                    """
+                    INSERT INTO laurel.unlocks (user_id, achievement_id, unlocked_at)
+                    SELECT $1::bigint, 'tpl.other.' || n, now() FROM generate_series(1, 4000) AS n
+                    """, [.int(Int(other.id.rawValue))])
+
+                // A commit that checks a new log's id, deletes a log and removes template unlocks, on the same
+                // connection (so with the plan made before), in a transaction whose own counts are read.
+                var commit = UserCommitTests.commit(writer, version: 1, logID: "second")
+                commit.writes.deletedLog = "first"
+                commit.writes.deletedUnlockPrefixes = ["tpl.gone."]
+                try connection.execute("BEGIN")
+                let results = try PostgresStore.storeCommits([commit], on: connection)
+                let read = try connection.query(
+                    """
+                    SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(c.oid)), 0) AS read
+                      FROM pg_class c
+                     WHERE c.oid IN ('laurel.logs'::regclass, 'laurel.unlocks'::regclass)
+                        OR c.oid IN (SELECT indexrelid FROM pg_index
+                                      WHERE indrelid IN ('laurel.logs'::regclass, 'laurel.unlocks'::regclass))
+                    """).first
+                try connection.execute("COMMIT")
+                guard case .success(.committed(version: 2, lastSeq: _, factSeq: _, pushes: _)) = results[0] else {
+                    Issue.record("not committed: \(results[0])")
+                    return
+                }
+                let rows = try #require(read).int("read")
+                #expect(rows < 50, "the commit read \(rows) rows of laurel.logs and laurel.unlocks (their indexes included)")
+            }
+            #expect(try await pool.withConnection { connection in
+                try connection.query("SELECT count(*) AS n FROM laurel.logs WHERE user_id = $1::bigint AND deleted_at IS NOT NULL",
+                                     [.int(Int(writer.id.rawValue))]).first?.int("n")
+            } == 1)
+        }
+    }
+
+    /// Runs `body` with a one-connection pool on a database of its own, migrated now and dropped afterwards.
+    static func withFreshDatabase(_ body: (PostgresPool) async throws -> Void) async throws {
+        let name = "laurel_plans_\(UInt32.random(in: 0...UInt32.max))"
+        try await LaurelTestDatabase.scalar("CREATE DATABASE \(name)")
+        let base = try LaurelTestDatabase.url()
+        var url = try #require(URLComponents(string: base))
+        url.path = "/\(name)"
+        let configuration = PostgresConfiguration(
+            connectionString: try #require(url.string), applicationName: "laurel-tests-plans", connectTimeoutSeconds: 5)
+        let pool = PostgresPool(configuration: configuration, size: 1, logger: LaurelTestDatabase.logger)
+        do {
+            try await SchemaMigrator(pool: pool, logger: LaurelTestDatabase.logger).migrate(SchemaFiles.shipped())
+            try await body(pool)
+        } catch {
+            await pool.close()
+            _ = try? await LaurelTestDatabase.scalar("DROP DATABASE \(name) WITH (FORCE)")
+            throw error
+        }
+        await pool.close()
+        try await LaurelTestDatabase.scalar("DROP DATABASE \(name) WITH (FORCE)")
+    }
+
+    static func createUser(_ prefix: String, on pool: PostgresPool) async throws -> TestUser {
+        let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
+        let row = try await pool.withConnection { connection in
+            try connection.query("SELECT user_id, token FROM laurel.create_user($1::text, 'UTC')", [.text(name)]).first
+        }
+        let created = try #require(row)
+        return TestUser(id: UserID(Int64(try created.int("user_id"))), name: name, token: try created.string("token"))
+    }
+}

@@ -135,11 +135,11 @@ BEGIN
      WHERE g.user_id = p_user;
 END $$;
 
-CREATE FUNCTION laurel.commit_changes(batch jsonb, isolated boolean DEFAULT false) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, committed_us bigint, detail text)
+CREATE FUNCTION laurel.commit_changes(batch json, isolated boolean DEFAULT false) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, committed_us bigint, detail text)
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    part jsonb;
+    part json;
     part_user bigint;
     -- [user_id, version, last_seq] of each committed part.
     commits json[] := '{}';
@@ -154,12 +154,12 @@ BEGIN
             RETURN NEXT;
         END LOOP;
     ELSE
-        FOR part IN SELECT value FROM jsonb_array_elements(batch) LOOP
+        FOR part IN SELECT value FROM json_array_elements(batch) LOOP
             detail := NULL;
             BEGIN
                 SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user
                   INTO outcome, new_version, new_last_seq, fact_seq, part_user
-                  FROM laurel.store_changes(jsonb_build_array(part)) s;
+                  FROM laurel.store_changes(json_build_array(part)) s;
             EXCEPTION
                 WHEN unique_violation THEN
                     outcome := 'stale';
@@ -328,7 +328,7 @@ BEGIN
     RETURN laurel.store_subscription_push(p_user);
 END $$;
 
-CREATE FUNCTION laurel.store_changes(batch jsonb) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint)
+CREATE FUNCTION laurel.store_changes(batch json) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint)
     LANGUAGE plpgsql
     SET enable_seqscan TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -337,13 +337,13 @@ BEGIN
     RETURN QUERY
     WITH sent AS (
         SELECT p.*
-          FROM jsonb_to_recordset(batch) AS p(
+          FROM json_to_recordset(batch) AS p(
                    n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
                    fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
-                   at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response text,
+                   at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response json,
                    deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_day date,
-                   custom_activity jsonb, templates jsonb, deleted_templates uuid[], deleted_unlock_prefixes text[],
-                   unlocks text[], decided_us bigint, chosen jsonb, completed jsonb, push_kinds text[], push_data text[],
+                   custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
+                   unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
@@ -402,19 +402,19 @@ BEGIN
         INSERT INTO laurel.logs (user_id, id, seq, activity_id, amount, at, day, local_hour, note, requested_at, response)
         OVERRIDING SYSTEM VALUE
         SELECT s.user_id, s.fact_id, s.new_fact_seq, s.activity, s.amount, 'epoch'::timestamptz + s.at_us * interval '1 microsecond',
-               s.day, s.local_hour, s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+               s.day, s.local_hour, s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
           FROM stored s WHERE s.fact_kind = 'log'
     ), new_lessons AS (
         INSERT INTO laurel.lesson_completions (user_id, id, seq, lesson_id, category, at, day, requested_at, response)
         OVERRIDING SYSTEM VALUE
         SELECT s.user_id, s.fact_id, s.new_fact_seq, s.lesson, s.category, 'epoch'::timestamptz + s.at_us * interval '1 microsecond',
-               s.day, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+               s.day, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
           FROM stored s WHERE s.fact_kind = 'lesson'
     ), new_events AS (
         INSERT INTO laurel.reported_events (user_id, id, seq, name, at, day, requested_at, response)
         OVERRIDING SYSTEM VALUE
         SELECT s.user_id, s.fact_id, s.new_fact_seq, s.event, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
-               'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+               'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
           FROM stored s WHERE s.fact_kind = 'event'
     ), deleted_logs AS (
         -- Rows that existing tables hold are reached by index conditions on arrays computed once from the batch
@@ -432,7 +432,7 @@ BEGIN
     ), activities AS (
         INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)
         SELECT x.id, s.user_id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END
-          FROM stored s CROSS JOIN LATERAL jsonb_to_record(s.custom_activity) AS x(id text, name text, unit text, icon text, deleted boolean)
+          FROM stored s CROSS JOIN LATERAL json_to_record(s.custom_activity) AS x(id text, name text, unit text, icon text, deleted boolean)
          WHERE s.custom_activity IS NOT NULL
         ON CONFLICT (id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE a.user_id = EXCLUDED.user_id
     ), templates_saved AS (
@@ -440,7 +440,7 @@ BEGIN
         SELECT x.id, s.user_id, x.activity_id, x.name, x.type, x.tiers::json, x.active, x.inactive_reason,
                'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond'
           FROM stored s
-         CROSS JOIN LATERAL jsonb_to_recordset(s.templates) AS x(id uuid, activity_id text, name text, type text, tiers text,
+         CROSS JOIN LATERAL json_to_recordset(s.templates) AS x(id uuid, activity_id text, name text, type text, tiers text,
                                                                  active boolean, inactive_reason text, created_us bigint, updated_us bigint)
          WHERE s.templates IS NOT NULL
         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
@@ -466,7 +466,7 @@ BEGIN
         SELECT s.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour, s.decided_at,
                CASE WHEN x.completed THEN s.decided_at END
           FROM stored s
-         CROSS JOIN LATERAL jsonb_to_recordset(s.chosen) AS x(period text, period_start date, slot smallint, kind text, title text,
+         CROSS JOIN LATERAL json_to_recordset(s.chosen) AS x(period text, period_start date, slot smallint, kind text, title text,
                                                               target integer, xp integer, activity_id text, hour smallint, completed boolean)
          WHERE s.chosen IS NOT NULL
     ), completions AS (
@@ -474,7 +474,7 @@ BEGIN
         -- anyway.
         UPDATE laurel.challenges c SET completed_at = s.decided_at
           FROM stored s
-         CROSS JOIN LATERAL jsonb_to_recordset(s.completed) AS done(period text, period_start date, slot smallint)
+         CROSS JOIN LATERAL json_to_recordset(s.completed) AS done(period text, period_start date, slot smallint)
          WHERE c.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.completed IS NOT NULL))
            AND c.user_id = s.user_id AND c.period = done.period AND c.period_start = done.period_start AND c.slot = done.slot
            AND c.completed_at IS NULL

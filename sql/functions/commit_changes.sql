@@ -8,11 +8,12 @@
 -- its own (a subtransaction) that rolls back alone, a unique violation as 'stale' (a writer elsewhere stored the
 -- same unlock or name first), anything else as 'failed'. Subtransactions cost, and more than 64 in one transaction
 -- slow every other transaction's snapshots, so only a failed batch pays for them.
-CREATE OR REPLACE FUNCTION laurel.commit_changes(batch jsonb, isolated boolean DEFAULT false)
+DROP FUNCTION IF EXISTS laurel.commit_changes(jsonb, boolean);
+CREATE OR REPLACE FUNCTION laurel.commit_changes(batch json, isolated boolean DEFAULT false)
 RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, committed_us bigint, detail text)
 LANGUAGE plpgsql AS $$
 DECLARE
-    part jsonb;
+    part json;
     part_user bigint;
     -- [user_id, version, last_seq] of each committed part.
     commits json[] := '{}';
@@ -27,12 +28,12 @@ BEGIN
             RETURN NEXT;
         END LOOP;
     ELSE
-        FOR part IN SELECT value FROM jsonb_array_elements(batch) LOOP
+        FOR part IN SELECT value FROM json_array_elements(batch) LOOP
             detail := NULL;
             BEGIN
                 SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user
                   INTO outcome, new_version, new_last_seq, fact_seq, part_user
-                  FROM laurel.store_changes(jsonb_build_array(part)) s;
+                  FROM laurel.store_changes(json_build_array(part)) s;
             EXCEPTION
                 WHEN unique_violation THEN
                     outcome := 'stale';

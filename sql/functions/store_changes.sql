@@ -4,12 +4,12 @@
 -- version (optimistic concurrency: any other writer moved it on), and the row moves to the next version in the same
 -- statement. Nothing here decides anything: the rows come as the server's rules made them.
 --
--- `batch` is a JSON array of parts, one per user, ordered by user (so that concurrent batches lock users' rows in
--- one order), each with its place `n` in the batch:
+-- `batch` is a JSON array of parts (json, not jsonb: read once, and nested values keep their text), one per user,
+-- ordered by user (so that concurrent batches lock users' rows in one order), each with its place `n` in the batch:
 --   user_id, version         the user, and the version the write was decided against
 --   reloads, rebuilt         the write changed more than facts, unlocks and challenges / recomputed the running state
 --   fact_kind ... response   a new log, lesson completion or event (fact_kind 'log', 'lesson' or 'event'), with the
---                            first answer (JSON text) replayed to retries
+--                            first answer replayed to retries (a JSON object, stored byte for byte as sent)
 --   deleted_log              a log id to mark deleted
 --   settings_*               new settings in force from settings_day
 --   custom_activity          a custom activity created or changed: {"id","name","unit","icon","deleted"}
@@ -27,7 +27,8 @@
 --
 -- By index, always, whatever the statistics said when the plan was made (a plan cached while the tables were small
 -- would otherwise scan them for good); and one plan per connection, not one per call.
-CREATE OR REPLACE FUNCTION laurel.store_changes(batch jsonb)
+DROP FUNCTION IF EXISTS laurel.store_changes(jsonb);
+CREATE OR REPLACE FUNCTION laurel.store_changes(batch json)
 RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint)
 LANGUAGE plpgsql
 SET enable_seqscan = off
@@ -37,13 +38,13 @@ BEGIN
     RETURN QUERY
     WITH sent AS (
         SELECT p.*
-          FROM jsonb_to_recordset(batch) AS p(
+          FROM json_to_recordset(batch) AS p(
                    n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
                    fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
-                   at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response text,
+                   at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response json,
                    deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_day date,
-                   custom_activity jsonb, templates jsonb, deleted_templates uuid[], deleted_unlock_prefixes text[],
-                   unlocks text[], decided_us bigint, chosen jsonb, completed jsonb, push_kinds text[], push_data text[],
+                   custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
+                   unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
@@ -102,19 +103,19 @@ BEGIN
         INSERT INTO laurel.logs (user_id, id, seq, activity_id, amount, at, day, local_hour, note, requested_at, response)
         OVERRIDING SYSTEM VALUE
         SELECT s.user_id, s.fact_id, s.new_fact_seq, s.activity, s.amount, 'epoch'::timestamptz + s.at_us * interval '1 microsecond',
-               s.day, s.local_hour, s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+               s.day, s.local_hour, s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
           FROM stored s WHERE s.fact_kind = 'log'
     ), new_lessons AS (
         INSERT INTO laurel.lesson_completions (user_id, id, seq, lesson_id, category, at, day, requested_at, response)
         OVERRIDING SYSTEM VALUE
         SELECT s.user_id, s.fact_id, s.new_fact_seq, s.lesson, s.category, 'epoch'::timestamptz + s.at_us * interval '1 microsecond',
-               s.day, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+               s.day, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
           FROM stored s WHERE s.fact_kind = 'lesson'
     ), new_events AS (
         INSERT INTO laurel.reported_events (user_id, id, seq, name, at, day, requested_at, response)
         OVERRIDING SYSTEM VALUE
         SELECT s.user_id, s.fact_id, s.new_fact_seq, s.event, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
-               'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response::json
+               'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
           FROM stored s WHERE s.fact_kind = 'event'
     ), deleted_logs AS (
         -- Rows that existing tables hold are reached by index conditions on arrays computed once from the batch
@@ -132,7 +133,7 @@ BEGIN
     ), activities AS (
         INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)
         SELECT x.id, s.user_id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END
-          FROM stored s CROSS JOIN LATERAL jsonb_to_record(s.custom_activity) AS x(id text, name text, unit text, icon text, deleted boolean)
+          FROM stored s CROSS JOIN LATERAL json_to_record(s.custom_activity) AS x(id text, name text, unit text, icon text, deleted boolean)
          WHERE s.custom_activity IS NOT NULL
         ON CONFLICT (id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE a.user_id = EXCLUDED.user_id
     ), templates_saved AS (
@@ -140,7 +141,7 @@ BEGIN
         SELECT x.id, s.user_id, x.activity_id, x.name, x.type, x.tiers::json, x.active, x.inactive_reason,
                'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond'
           FROM stored s
-         CROSS JOIN LATERAL jsonb_to_recordset(s.templates) AS x(id uuid, activity_id text, name text, type text, tiers text,
+         CROSS JOIN LATERAL json_to_recordset(s.templates) AS x(id uuid, activity_id text, name text, type text, tiers text,
                                                                  active boolean, inactive_reason text, created_us bigint, updated_us bigint)
          WHERE s.templates IS NOT NULL
         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
@@ -166,7 +167,7 @@ BEGIN
         SELECT s.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour, s.decided_at,
                CASE WHEN x.completed THEN s.decided_at END
           FROM stored s
-         CROSS JOIN LATERAL jsonb_to_recordset(s.chosen) AS x(period text, period_start date, slot smallint, kind text, title text,
+         CROSS JOIN LATERAL json_to_recordset(s.chosen) AS x(period text, period_start date, slot smallint, kind text, title text,
                                                               target integer, xp integer, activity_id text, hour smallint, completed boolean)
          WHERE s.chosen IS NOT NULL
     ), completions AS (
@@ -174,7 +175,7 @@ BEGIN
         -- anyway.
         UPDATE laurel.challenges c SET completed_at = s.decided_at
           FROM stored s
-         CROSS JOIN LATERAL jsonb_to_recordset(s.completed) AS done(period text, period_start date, slot smallint)
+         CROSS JOIN LATERAL json_to_recordset(s.completed) AS done(period text, period_start date, slot smallint)
          WHERE c.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.completed IS NOT NULL))
            AND c.user_id = s.user_id AND c.period = done.period AND c.period_start = done.period_start AND c.slot = done.slot
            AND c.completed_at IS NULL

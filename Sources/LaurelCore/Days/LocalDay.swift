@@ -119,7 +119,25 @@ extension LocalDay: LosslessStringConvertible {
     /// `YYYY-MM-DD`.
     public var description: String {
         let (year, month, day) = components
-        return LocalDay.padded(year, 4) + "-" + LocalDay.padded(month, 2) + "-" + LocalDay.padded(day, 2)
+        guard (0...9999).contains(year) else {
+            return LocalDay.padded(year, 4) + "-" + LocalDay.padded(month, 2) + "-" + LocalDay.padded(day, 2)
+        }
+        // Written digit by digit: a day is formatted several times for every write (the answer, the stored rows).
+        return String(unsafeUninitializedCapacity: 10) { text in
+            func put(_ value: Int, digits: Int, endingAt end: Int) {
+                var rest = value
+                for index in stride(from: end, to: end - digits, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, digits: 4, endingAt: 3)
+            text[4] = UInt8(ascii: "-")
+            put(month, digits: 2, endingAt: 6)
+            text[7] = UInt8(ascii: "-")
+            put(day, digits: 2, endingAt: 9)
+            return 10
+        }
     }
 
     static func padded(_ value: Int, _ width: Int) -> String {

@@ -10,14 +10,20 @@ import Darwin
 /// libpq calls that take `const char *const *` arrays.
 final class CStringArray {
     private let pointers: [UnsafeMutablePointer<CChar>?]
+    /// The place of the first string that holds a NUL character (its C copy ends there), if any.
+    let firstWithNUL: Int?
 
     init(_ strings: [String?]) {
-        pointers = strings.map { string in
+        var firstWithNUL: Int?
+        pointers = strings.enumerated().map { index, string in
             string.map { value in
                 guard let copy = strdup(value) else { fatalError("strdup failed: out of memory") }
+                // strdup has measured the copy already: a shorter one met a NUL (no second pass over a long text).
+                if firstWithNUL == nil, strlen(copy) != value.utf8.count { firstWithNUL = index }
                 return copy
             }
         }
+        self.firstWithNUL = firstWithNUL
     }
 
     deinit {

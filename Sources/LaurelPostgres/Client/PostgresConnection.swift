@@ -147,8 +147,9 @@ public final class PostgresConnection {
 
     private func run(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> LibPQResult {
         let texts = parameters.map(\.wireText)
+        let values = CStringArray(texts)
         // C strings end at NUL; the server would reject the character anyway, with this code.
-        if let position = texts.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+        if let position = values.firstWithNUL {
             throw .server(
                 sqlState: "22021",
                 message: "invalid byte sequence for encoding \"UTF8\": 0x00",
@@ -156,7 +157,6 @@ public final class PostgresConnection {
                 constraint: nil
             )
         }
-        let values = CStringArray(texts)
         let outsideTransaction = PQtransactionStatus(raw) == PQTRANS_IDLE
         do throws(PostgresError) {
             return try runOnce(sql, values, count: Int32(texts.count))

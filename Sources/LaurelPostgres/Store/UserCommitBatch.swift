@@ -4,8 +4,9 @@ import LaurelJSON
 import LaurelStore
 
 /// A batch of commits as `laurel.commit_changes` takes it (sql/functions/store_changes.sql lists the fields): a JSON
-/// array written straight into bytes, one object per commit, with the rows the rules decided. Values that are JSON
-/// themselves (an answer, a push, tiers, a snapshot) travel as strings and are stored as sent.
+/// array written straight into bytes, one object per commit, with the rows the rules decided. The answer kept for
+/// retries travels as JSON itself; other values that are JSON (a push, tiers, a snapshot) travel as strings. Both
+/// are stored as sent.
 enum UserCommitBatch {
     /// The batch text for `commits`, each numbered by its place in the given order.
     static func text(_ commits: [UserCommit]) -> String {
@@ -99,7 +100,9 @@ enum UserCommitBatch {
         json.field("at_us", PostgresTimestamp.microseconds(fact.at))
         json.field("day", fact.day.description)
         if let requestedAt = fact.requestedAt { json.field("requested_us", PostgresTimestamp.microseconds(requestedAt)) }
-        json.field("response", answer)
+        // As JSON, not as a string of JSON: nothing to escape here or to unescape there (json keeps it byte for byte).
+        json.key("response")
+        json.raw(answer)
         switch fact.content {
         case .log(let activity, let amount, let localHour, let note):
             json.field("activity", activity)

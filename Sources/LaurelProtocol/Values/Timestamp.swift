@@ -71,12 +71,42 @@ public enum Timestamp {
         let secondOfDay = modulo(totalSeconds, 86_400)
         let days = (totalSeconds - secondOfDay) / 86_400
         let (year, month, day) = LocalDay(daysSince1970: days).components
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if milliseconds != 0 {
-            text += "." + pad(milliseconds, 3)
+        guard (0...9999).contains(year) else {
+            var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+            text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+            if milliseconds != 0 {
+                text += "." + pad(milliseconds, 3)
+            }
+            return text + "Z"
         }
-        return text + "Z"
+        // Written digit by digit: every answer and push carries timestamps.
+        let length = milliseconds == 0 ? 20 : 24
+        return String(unsafeUninitializedCapacity: length) { text in
+            func put(_ value: Int, digits: Int, at start: Int) {
+                var rest = value
+                for index in stride(from: start + digits - 1, through: start, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, digits: 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(month, digits: 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, digits: 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, digits: 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, digits: 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, digits: 2, at: 17)
+            if milliseconds != 0 {
+                text[19] = UInt8(ascii: ".")
+                put(milliseconds, digits: 3, at: 20)
+            }
+            text[length - 1] = UInt8(ascii: "Z")
+            return length
+        }
     }
 
     private static func modulo(_ value: Int, _ divisor: Int) -> Int {

@@ -42,7 +42,7 @@ struct ClientConnection {
                         ended.storeSnapshot(snapshot, in: services.store)
                     }
                 }
-                await lineWriter.write(OutboundLine.push(kind: "HELLO", Self.hello))
+                lineWriter.write(OutboundLine.push(kind: "HELLO", Self.hello))
                 for try await frame in inbound {
                     // A request whose connection has gone is not executed: no one would read its answer, and a
                     // client that pipelined many and left must not keep the server busy (its LOGs were not
@@ -66,14 +66,14 @@ struct ClientConnection {
                         next = await answer(frame, state: state, lineWriter: lineWriter, logger: logger)
                     }
                     if case .close(let reason) = next {
-                        await lineWriter.close(reason: reason)
+                        lineWriter.close(reason: reason)
                         return
                     }
                 }
                 if let reason = expiry.reason {
-                    await lineWriter.close(reason: reason)
+                    lineWriter.close(reason: reason)
                 } else if isShuttingDown() {
-                    await lineWriter.close(reason: "shutdown")
+                    lineWriter.close(reason: "shutdown")
                 }
             }
         } catch {
@@ -92,7 +92,7 @@ struct ClientConnection {
         let bytes: ByteBuffer
         switch frame {
         case .lineTooLong:
-            await lineWriter.write(OutboundLine.err(tag: "*", .lineTooLong(limit: services.configuration.maxLineBytes)))
+            lineWriter.write(OutboundLine.err(tag: "*", .lineTooLong(limit: services.configuration.maxLineBytes)))
             return .proceed
         case .line(let line):
             bytes = line
@@ -101,7 +101,7 @@ struct ClientConnection {
         switch VerbTable.parser.parse(bytes) {
         case .success(let parsed): line = parsed
         case .failure(let failure):
-            await lineWriter.write(OutboundLine.err(tag: failure.tag, failure.error))
+            lineWriter.write(OutboundLine.err(tag: failure.tag, failure.error))
             return .proceed
         }
         guard let route = VerbTable.byVerb[line.verb] else { return .proceed }
@@ -112,7 +112,7 @@ struct ClientConnection {
         if let wait = state.spendRequest(at: started) {
             let refusal = ProtocolError.rateLimited(retryAfterMs: wait, message: "too many requests on this connection")
             metrics.countError(code: refusal.code)
-            await lineWriter.write(OutboundLine.err(tag: line.tag, refusal))
+            lineWriter.write(OutboundLine.err(tag: line.tag, refusal))
             answered()
             return .proceed
         }
@@ -124,13 +124,13 @@ struct ClientConnection {
         } catch {
             let protocolError = Self.protocolError(for: error, logger: logger)
             services.metrics.countError(code: protocolError.code)
-            await lineWriter.write(OutboundLine.err(tag: line.tag, protocolError))
+            lineWriter.write(OutboundLine.err(tag: line.tag, protocolError))
             answered()
             if case StoreError.unknownUser = error { return .close(reason: "account_deleted") }
             if protocolError.code == .authFailed, state.failedAuths >= Self.maxFailedAuths { return .close(reason: "auth_failed") }
             return .proceed
         }
-        await lineWriter.write(OutboundLine.ok(tag: line.tag, json: outcome.json))
+        lineWriter.write(OutboundLine.ok(tag: line.tag, json: outcome.json))
         answered()
         if let user = state.context?.user.id, !outcome.pushes.isEmpty {
             services.metrics.unlocks.increment(by: outcome.pushes.filter { $0.kind == .unlock }.count)

@@ -120,7 +120,10 @@ public final class LaurelServer: Service, Sendable {
             case .userDeleted(let user):
                 await services.registry.closeConnections(of: user, reason: "account_deleted")
             case .committed(let user, let version, let lastSeq):
-                services.registry.session(of: user)?.progress.noteCommitted(version: version, lastSeq: lastSeq)
+                // Only a write that stored pushes can leave connections here behind (most LOGs store none), and
+                // only a user with a session here has connections here.
+                guard let session = services.registry.session(of: user),
+                      session.progress.noteCommitted(version: version, lastSeq: lastSeq) else { continue }
                 storedPushes.announce(user, through: lastSeq)
             case .resumed:
                 services.metrics.storeEventResumes.increment()

@@ -40,11 +40,15 @@ final class HeldProgress: Sendable {
     }
 
     /// A write (here or elsewhere) moved the user's state to `version`, with pushes stored up to `lastSeq`: a
-    /// session that holds less (a push it did not store is a write it did not see) is behind.
-    func noteCommitted(version: Int64, lastSeq: Int64) {
+    /// session that holds less (a push it did not store is a write it did not see) is behind. True when `lastSeq`
+    /// is newer than any announced before (the write stored pushes).
+    @discardableResult
+    func noteCommitted(version: Int64, lastSeq: Int64) -> Bool {
         held.withLock { held in
             held.newestAnnounced = max(held.newestAnnounced, version)
-            held.newestSeq = max(held.newestSeq, lastSeq)
+            guard lastSeq > held.newestSeq else { return false }
+            held.newestSeq = lastSeq
+            return true
         }
     }
 

@@ -23,7 +23,9 @@ actor ConnectionLineWriter {
     /// Bytes handed to the channel and not yet written to the socket; the write completions (on the event loop)
     /// take their bytes off again.
     private let unsentBytes = Atomic<Int>(0)
-    private var closed = false
+    /// Whether `BYE` was said. Held under a lock with every hand-over to the channel, so that lines leave in the order
+    /// they were written and none after `BYE`, while writing an answer costs its request no hop to this actor.
+    private let closed = Mutex(false)
     private var deliveredSeq: Int64 = 0
     private var pending: [Int64: StoredPush] = [:]
     private var holding = false
@@ -42,17 +44,19 @@ actor ConnectionLineWriter {
 
     /// Sends a line, in order after every line sent before. A failed write means the connection is gone; its
     /// request loop notices and cleans up.
-    func write(_ line: ByteBuffer) {
-        guard !closed else { return }
-        let size = line.readableBytes
-        let unsent = unsentBytes.load(ordering: .relaxed)
-        guard unsent == 0 || unsent + size <= maxUnsentBytes else {
-            metrics.slowConsumers.increment()
-            close(reason: "slow_consumer")
-            return
+    nonisolated func write(_ line: ByteBuffer) {
+        closed.withLock { closed in
+            guard !closed else { return }
+            let size = line.readableBytes
+            let unsent = unsentBytes.load(ordering: .relaxed)
+            guard unsent == 0 || unsent + size <= maxUnsentBytes else {
+                metrics.slowConsumers.increment()
+                sayBye(reason: "slow_consumer", closed: &closed)
+                return
+            }
+            unsentBytes.wrappingAdd(size, ordering: .relaxed)
+            channel.writeAndFlush(line).whenComplete { [self] _ in self.unsentBytes.wrappingSubtract(size, ordering: .relaxed) }
         }
-        unsentBytes.wrappingAdd(size, ordering: .relaxed)
-        channel.writeAndFlush(line).whenComplete { [self] _ in self.unsentBytes.wrappingSubtract(size, ordering: .relaxed) }
     }
 
     /// Where to read pushes this connection missed (set once the user is known).
@@ -63,7 +67,7 @@ actor ConnectionLineWriter {
     /// A stored push that just happened.
     func deliver(_ push: StoredPush) async {
         guard push.seq > deliveredSeq else { return }
-        guard !closed else {
+        guard !closed.withLock({ $0 }) else {
             metrics.pushesDropped.increment()
             return
         }
@@ -98,7 +102,11 @@ actor ConnectionLineWriter {
 
     /// Says `BYE` (after every line written before it, as far as the client takes them) and closes the connection.
     /// Nothing is written after it.
-    func close(reason: String) {
+    nonisolated func close(reason: String) {
+        closed.withLock { sayBye(reason: reason, closed: &$0) }
+    }
+
+    private nonisolated func sayBye(reason: String, closed: inout Bool) {
         guard !closed else { return }
         closed = true
         channel.writeAndFlush(OutboundLine.push(kind: "BYE", ["reason": .string(reason)]), promise: nil)

@@ -90,6 +90,6 @@ final class SessionRegistry: Sendable {
     }
 
     func closeConnections(of user: UserID, reason: String) async {
-        for lineWriter in lineWriters(of: user) { await lineWriter.close(reason: reason) }
+        for lineWriter in lineWriters(of: user) { lineWriter.close(reason: reason) }
     }
 }

@@ -27,11 +27,12 @@ import Testing
         #expect(day.previous < day && day < day.next)
     }
 
-    @Test func everyDayRoundTripsThroughItsComponents() {
+    @Test func everyDayRoundTripsThroughItsComponentsAndItsText() {
         var day = Fixture.day("1899-12-25")
         for _ in 0..<100_000 {
             let (year, month, dayOfMonth) = day.components
             #expect(LocalDay(year: year, month: month, day: dayOfMonth) == day)
+            #expect(LocalDay(day.description) == day, "\(day.description)")
             day = day.next
         }
     }

@@ -118,26 +118,27 @@ extension LocalDay: LosslessStringConvertible {
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        let (year, month, day) = components
-        guard (0...9999).contains(year) else {
+        guard hasFourDigitYear else {
+            let (year, month, day) = components
             return LocalDay.padded(year, 4) + "-" + LocalDay.padded(month, 2) + "-" + LocalDay.padded(day, 2)
         }
-        // Written digit by digit: a day is formatted several times for every write (the answer, the stored rows).
         return String(unsafeUninitializedCapacity: 10) { text in
-            func put(_ value: Int, digits: Int, endingAt end: Int) {
-                var rest = value
-                for index in stride(from: end, to: end - digits, by: -1) {
-                    text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
-            put(year, digits: 4, endingAt: 3)
-            text[4] = UInt8(ascii: "-")
-            put(month, digits: 2, endingAt: 6)
-            text[7] = UInt8(ascii: "-")
-            put(day, digits: 2, endingAt: 9)
+            writeDescription(into: text, at: 0)
             return 10
         }
+    }
+
+    /// Whether the year is 0...9999, so that ``writeDescription(into:at:)`` can write the day in ten bytes.
+    public var hasFourDigitYear: Bool { (0...9999).contains(year) }
+
+    /// Writes `YYYY-MM-DD` into ten bytes of `text` from `start` on (the day ``hasFourDigitYear``).
+    public func writeDescription(into text: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        let (year, month, day) = components
+        FixedWidthDigits.write(year, count: 4, into: text, at: start)
+        text[start + 4] = UInt8(ascii: "-")
+        FixedWidthDigits.write(month, count: 2, into: text, at: start + 5)
+        text[start + 7] = UInt8(ascii: "-")
+        FixedWidthDigits.write(day, count: 2, into: text, at: start + 8)
     }
 
     static func padded(_ value: Int, _ width: Int) -> String {

@@ -70,9 +70,10 @@ public enum Timestamp {
         let totalSeconds = (totalMilliseconds - milliseconds) / 1000
         let secondOfDay = modulo(totalSeconds, 86_400)
         let days = (totalSeconds - secondOfDay) / 86_400
-        let (year, month, day) = LocalDay(daysSince1970: days).components
-        guard (0...9999).contains(year) else {
-            var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        let day = LocalDay(daysSince1970: days)
+        guard day.hasFourDigitYear else {
+            let (year, month, dayOfMonth) = day.components
+            var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(dayOfMonth, 2) + "T"
             text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
             if milliseconds != 0 {
                 text += "." + pad(milliseconds, 3)
@@ -82,27 +83,16 @@ public enum Timestamp {
         // Written digit by digit: every answer and push carries timestamps.
         let length = milliseconds == 0 ? 20 : 24
         return String(unsafeUninitializedCapacity: length) { text in
-            func put(_ value: Int, digits: Int, at start: Int) {
-                var rest = value
-                for index in stride(from: start + digits - 1, through: start, by: -1) {
-                    text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
-            put(year, digits: 4, at: 0)
-            text[4] = UInt8(ascii: "-")
-            put(month, digits: 2, at: 5)
-            text[7] = UInt8(ascii: "-")
-            put(day, digits: 2, at: 8)
+            day.writeDescription(into: text, at: 0)
             text[10] = UInt8(ascii: "T")
-            put(secondOfDay / 3600, digits: 2, at: 11)
+            FixedWidthDigits.write(secondOfDay / 3600, count: 2, into: text, at: 11)
             text[13] = UInt8(ascii: ":")
-            put(secondOfDay / 60 % 60, digits: 2, at: 14)
+            FixedWidthDigits.write(secondOfDay / 60 % 60, count: 2, into: text, at: 14)
             text[16] = UInt8(ascii: ":")
-            put(secondOfDay % 60, digits: 2, at: 17)
+            FixedWidthDigits.write(secondOfDay % 60, count: 2, into: text, at: 17)
             if milliseconds != 0 {
                 text[19] = UInt8(ascii: ".")
-                put(milliseconds, digits: 3, at: 20)
+                FixedWidthDigits.write(milliseconds, count: 3, into: text, at: 20)
             }
             text[length - 1] = UInt8(ascii: "Z")
             return length

@@ -19,6 +19,12 @@ public enum JSONParser {
         return try Array(bytes).withUnsafeBufferPointer(parseDocument).get()
     }
 
+    /// Parses a complete JSON document in `bytes` (the request parser's case: no generic detour through the
+    /// collection's storage).
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        try parseDocument(bytes).get()
+    }
+
     /// Parses a complete JSON document given as text.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         var text = text

@@ -59,23 +59,40 @@ enum JSONTextWriter {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     static func writeInteger(_ value: Int, into bytes: inout [UInt8]) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
+        // Most numbers written are small (levels, streaks, counts, flags).
+        if (0..<10).contains(value) {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
         }
-        // Working on the magnitude as UInt means Int.min needs no special case.
-        var magnitude = value.magnitude
-        let firstDigit = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[firstDigit...].reverse()
+        // Digits written backwards into a small buffer, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            // Working on the magnitude as UInt means Int.min needs no special case.
+            var magnitude = value.magnitude
+            var first = digits.count
+            repeat {
+                first -= 1
+                digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+        }
     }
 
     static func writeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
+            // Most strings (every member name, ids, days) need no escape: one look, one copy.
+            var needsEscape = false
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                needsEscape = true
+                break
+            }
+            guard needsEscape else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
             var runStart = 0
             for (offset, byte) in utf8.enumerated()
             where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {

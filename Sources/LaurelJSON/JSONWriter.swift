@@ -50,8 +50,23 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// A member's name; its value follows.
-    public mutating func key(_ name: String) {
+    /// A member's name as written in the source; its value follows. Such names are copied as they are, unescaped
+    /// (every member a LOG's answer and its stored row have is one: the busiest strings written), so they must hold
+    /// no quote, backslash or control character.
+    public mutating func key(_ name: StaticString) {
+        beginValue()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { utf8 in
+            assert(!utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "\(name) needs escaping")
+            bytes.append(contentsOf: utf8)
+        }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    /// A member's name known only at run time (an activity's id, a tier), escaped as any string; its value follows.
+    public mutating func key(runtime name: String) {
         beginValue()
         JSONTextWriter.writeString(name, into: &bytes)
         bytes.append(UInt8(ascii: ":"))
@@ -105,27 +120,27 @@ public struct JSONWriter: Sendable {
 
     // MARK: members
 
-    public mutating func field(_ name: String, _ value: String) {
+    public mutating func field(_ name: StaticString, _ value: String) {
         key(name)
         string(value)
     }
 
-    public mutating func field(_ name: String, _ value: Int) {
+    public mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
         int(value)
     }
 
-    public mutating func field(_ name: String, _ value: Bool) {
+    public mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
     /// A member only when there is a value (absent, not `null`, otherwise).
-    public mutating func field(_ name: String, ifPresent value: String?) {
+    public mutating func field(_ name: StaticString, ifPresent value: String?) {
         if let value { field(name, value) }
     }
 
-    public mutating func field(_ name: String, ifPresent value: Int?) {
+    public mutating func field(_ name: StaticString, ifPresent value: Int?) {
         if let value { field(name, value) }
     }
 

@@ -7,7 +7,7 @@ extension ChangeDecider {
     /// already are completed at once.
     mutating func chooseChallenges() throws(Undecided) -> ChangeOutcome {
         var missing: Set<ProgressPiece> = []
-        let periods = ChallengePeriod.allCases.filter(poolOffers).map { ChallengeBook.Period($0, containing: today) }
+        let periods = offeredPeriods.map { ChallengeBook.Period($0, containing: today) }
         for period in periods { _ = challenges(of: period, missing: &missing) }
         if !missing.isEmpty { throw .needs(missing) }
         for period in periods { chooseIfUnchosen(period) }

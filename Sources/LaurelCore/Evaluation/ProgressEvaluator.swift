@@ -94,9 +94,10 @@ struct ChangeDecider {
         let before = progress.figures
         let accumulator = progress.accumulator
         let streak = accumulator.streak(today: today, settings: progress.settingsHistory)
-        let worthXP = progress.unlocksWorthXP
+        let unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
         let outcome = AchievementEvaluator.evaluate(
-            definitions: progress.achievements.evaluated, measures: accumulator.measures, alreadyUnlocked: worthXP,
+            definitions: progress.achievements.evaluated, measures: accumulator.measures, unlocked: unlocked.evaluatedUnlocked,
+            unlocksWorthXP: unlocked.worthXP,
             challengeXP: before.challengeXP, highestLevelReached: before.highestLevel)
         for definition in outcome.newlyUnlocked {
             progress.unlocks[definition.id] = now
@@ -114,7 +115,7 @@ struct ChangeDecider {
         figures.shownStreak = streak
         figures.streakHoldsThrough = accumulator.streakHoldsThrough(settings: progress.settingsHistory)
         // What was just unlocked is listed, so worth XP too.
-        figures.unlocked = worthXP.count + outcome.newlyUnlocked.count
+        figures.unlocked = unlocked.worthXP + outcome.newlyUnlocked.count
         figures.totalLogs = accumulator.totalLogs
         figures.activeDays = accumulator.activeDays.count
         progress.figures = figures
@@ -153,6 +154,13 @@ struct ChangeDecider {
     /// Whether the catalog's pool offers challenges of this kind of period.
     func poolOffers(_ period: ChallengePeriod) -> Bool {
         catalog.challengePool.contains { $0.kind.period == period }
+    }
+
+    /// The kinds of period the catalog's pool offers challenges of. (Not `allCases.filter(poolOffers)`: a method
+    /// passed as a function takes a copy of the whole decider with it.)
+    var offeredPeriods: [ChallengePeriod] {
+        let pool = catalog.challengePool
+        return ChallengePeriod.allCases.filter { period in pool.contains { $0.kind.period == period } }
     }
 
     /// Tracks the speed windows the user's achievements need and drops the others; a window tracked from scratch

@@ -17,6 +17,8 @@ public struct UserAchievements: Sendable {
     /// The speed windows the evaluated achievements need tracked.
     public let speedWindows: Set<SpeedWindow>
     private let positions: [String: Int]
+    /// For each entry, its place among `evaluated` (nil when it is not evaluated).
+    private let evaluatedPlaces: [Int?]
 
     /// - Parameters:
     ///   - catalog: the catalog.
@@ -37,6 +39,12 @@ public struct UserAchievements: Sendable {
         }
         self.entries = entries
         self.evaluated = entries.filter(\.isEvaluated).map(\.definition)
+        var place = 0
+        self.evaluatedPlaces = entries.map { entry in
+            guard entry.isEvaluated else { return nil }
+            defer { place += 1 }
+            return place
+        }
         self.speedWindows = SpeedWindow.required(by: evaluated)
         self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -48,7 +56,23 @@ public struct UserAchievements: Sendable {
     /// The unlocks worth XP, and counted as PROFILE's `unlocked`: those of the achievements listed here, switched-off
     /// templates' included (`AchievementEvaluator.unlocksWorthXP`, by the ids at hand).
     public func unlocksWorthXP(_ unlocked: some Sequence<String>) -> Set<String> {
-        Set(unlocked.lazy.filter { positions[$0] != nil })
+        // Sized first: grown one insert at a time, the set cost every decision a few rehashes.
+        var worth = Set<String>(minimumCapacity: unlocked.underestimatedCount)
+        for id in unlocked where positions[id] != nil { worth.insert(id) }
+        return worth
+    }
+
+    /// What `unlocked` (ids of every achievement the user unlocked) means for evaluation, in one look at each id:
+    /// how many are worth XP (``unlocksWorthXP(_:)``'s count), and for each of `evaluated` whether it is unlocked.
+    public func unlockState(of unlocked: some Sequence<String>) -> (worthXP: Int, evaluatedUnlocked: [Bool]) {
+        var worthXP = 0
+        var flags = [Bool](repeating: false, count: evaluated.count)
+        for id in unlocked {
+            guard let position = positions[id] else { continue }
+            worthXP += 1
+            if let place = evaluatedPlaces[position] { flags[place] = true }
+        }
+        return (worthXP, flags)
     }
 
     /// What an achievement's `target` and `progress` count.

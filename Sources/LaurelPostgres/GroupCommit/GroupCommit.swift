@@ -57,7 +57,7 @@ final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
                 guard outcomes.count == batch.count else {
                     throw PostgresError.decoding("a batch of \(batch.count) writes got \(outcomes.count) outcomes")
                 }
-                for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(returning: outcome) }
+                for index in batch.indices { batch[index].continuation.resume(returning: outcomes[index]) }
             } catch {
                 for waiting in batch { waiting.continuation.resume(throwing: error) }
             }

@@ -24,7 +24,7 @@ extension PostgresStore {
     static func storeCommits(_ commits: [UserCommit], on connection: PostgresConnection) throws -> [Result<CommitOutcome, StoreError>] {
         // Ordered by user, so that concurrent batches take users' row locks in one order.
         let order = commits.indices.sorted { commits[$0].user.rawValue < commits[$1].user.rawValue }
-        let batch = UserCommitBatch.text(order.map { commits[$0] })
+        let batch = UserCommitBatch.text(commits, in: order)
         let sql = "SELECT outcome, new_version, new_last_seq, fact_seq, committed_us, detail FROM laurel.commit_changes($1::json, $2::boolean)"
         // Set by set needs one write per user (one session writes one at a time, so this is the rule).
         let onePerUser = Set(commits.map(\.user)).count == commits.count

@@ -10,9 +10,14 @@ import LaurelStore
 enum UserCommitBatch {
     /// The batch text for `commits`, each numbered by its place in the given order.
     static func text(_ commits: [UserCommit]) -> String {
-        var json = JSONWriter(capacity: 512 * commits.count)
+        text(commits, in: Array(commits.indices))
+    }
+
+    /// The batch text for the commits at `order`, each numbered by its place there.
+    static func text(_ commits: [UserCommit], in order: [Int]) -> String {
+        var json = JSONWriter(capacity: 512 * order.count)
         json.beginArray()
-        for (place, commit) in commits.enumerated() { write(commit, place: place, into: &json) }
+        for (place, index) in order.enumerated() { write(commits[index], place: place, into: &json) }
         json.endArray()
         return json.text
     }
@@ -155,7 +160,7 @@ enum UserCommitBatch {
         json.field("slot", choice.slot)
     }
 
-    private static func strings(_ name: String, _ values: [String], into json: inout JSONWriter) {
+    private static func strings(_ name: StaticString, _ values: [String], into json: inout JSONWriter) {
         guard !values.isEmpty else { return }
         json.key(name)
         json.beginArray()

@@ -29,7 +29,7 @@ enum ChallengeRendering {
         json.beginObject()
         json.field("day", day.description)
         json.field("week", day.isoWeek.description)
-        for (name, challenges) in [("daily", daily), ("weekly", weekly)] {
+        for (name, challenges) in [("daily", daily), ("weekly", weekly)] as [(StaticString, [StoredChallenge])] {
             json.key(name)
             json.beginArray()
             for challenge in challenges {

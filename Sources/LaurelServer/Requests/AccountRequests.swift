@@ -43,7 +43,8 @@ enum AccountRequests {
         json.key("by_activity")
         json.beginObject()
         for (activity, figures) in measures.activities.sorted(by: { $0.key < $1.key }) where figures.total > 0 {
-            json.field(activity, figures.total)
+            json.key(runtime: activity)
+            json.int(figures.total)
         }
         json.endObject()
         json.endObject()

@@ -32,7 +32,8 @@ enum AchievementRequests {
         json.key("by_tier")
         json.beginObject()
         for tier in AchievementTier.allCases {
-            json.field(tier.rawValue, views.count { $0.isUnlocked && $0.definition.tier == tier })
+            json.key(runtime: tier.rawValue)
+            json.int(views.count { $0.isUnlocked && $0.definition.tier == tier })
         }
         json.endObject()
         json.endObject()

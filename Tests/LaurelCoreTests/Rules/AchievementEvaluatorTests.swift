@@ -82,6 +82,37 @@ import Testing
         #expect(outcome.xp == 15 + 100)
     }
 
+    @Test func unlocksGivenByPlaceDecideAsUnlocksGivenByID() {
+        // The catalog, an active template and a switched-off one (listed, not evaluated); unlocks of each, and one
+        // of a tier no longer listed.
+        let activity = Activity(id: "rowing", name: "Rowing", unit: .reps, custom: true)
+        let catalog = Catalog(name: "by-place", activities: [], achievements: [
+            definition("first_exercise", .totalLogs, 1), definition("total_3", .totalLogs, 3), definition("total_100", .totalLogs, 100),
+        ])
+        let created = Date(timeIntervalSince1970: 1_700_000_000)
+        let tiers = [TemplateTier(tier: "bronze", target: 2), TemplateTier(tier: "silver", target: 50)]
+        let templates = [
+            AchievementTemplate(id: "on", name: "On", activityID: "rowing", type: .volume, tiers: tiers, createdAt: created, updatedAt: created),
+            AchievementTemplate(id: "off", name: "Off", activityID: "rowing", type: .volume, tiers: tiers, active: false,
+                                inactiveReason: "deactivated", createdAt: created, updatedAt: created),
+        ]
+        let achievements = UserAchievements(catalog: catalog, templates: templates, activities: [activity])
+        let rowing = (0..<4).map { Fixture.log("row-\($0)", "rowing", 3, "2024-05-01") }
+        let measures = ProgressRecomputation(
+            facts: ProgressFacts(logs: rowing), settings: StreakSettingsHistory(), today: Fixture.day("2024-06-01"), speedWindows: []
+        ).measures
+        for unlocks in [[], ["first_exercise"], ["total_3", "tpl.on.2", "tpl.off.2", "tpl.gone.2"]] as [[String]] {
+            let state = achievements.unlockState(of: unlocks)
+            let worth = achievements.unlocksWorthXP(unlocks)
+            #expect(state.worthXP == worth.count)
+            #expect(state.evaluatedUnlocked == achievements.evaluated.map { worth.contains($0.id) })
+            let byPlace = AchievementEvaluator.evaluate(
+                definitions: achievements.evaluated, measures: measures, unlocked: state.evaluatedUnlocked, unlocksWorthXP: state.worthXP)
+            let byID = AchievementEvaluator.evaluate(definitions: achievements.evaluated, measures: measures, alreadyUnlocked: worth)
+            #expect(byPlace == byID, "\(unlocks)")
+        }
+    }
+
     @Test func theLevelRuleUsesTheHighestLevelEverReached() {
         let catalog = [definition("level_4", .level, 4)]
         let outcome = AchievementEvaluator.evaluate(

@@ -34,23 +34,47 @@ public enum AchievementEvaluator {
         challengeXP: Int = 0,
         highestLevelReached: Int = 1
     ) -> Outcome {
+        evaluate(
+            definitions: definitions, measures: measures, unlocked: definitions.map { alreadyUnlocked.contains($0.id) },
+            unlocksWorthXP: alreadyUnlocked.count, challengeXP: challengeXP, highestLevelReached: highestLevelReached)
+    }
+
+    /// The same, with what the user unlocked before given by place (what a session knows without hashing every
+    /// definition's id on every decision).
+    /// - Parameters:
+    ///   - unlocked: for each of `definitions`, whether the user unlocked it before.
+    ///   - unlocksWorthXP: how many unlocks are worth XP (`unlocksWorthXP`), those of `definitions` included.
+    public static func evaluate(
+        definitions: [AchievementDefinition],
+        measures: ProgressMeasures,
+        unlocked: [Bool],
+        unlocksWorthXP: Int,
+        challengeXP: Int = 0,
+        highestLevelReached: Int = 1
+    ) -> Outcome {
+        precondition(unlocked.count == definitions.count, "one flag for each definition")
         let baseXP = measures.baseXP + challengeXP
-        var unlockedIDs = alreadyUnlocked
+        var unlocked = unlocked
+        var unlockedCount = unlocksWorthXP
         var newlyUnlockedIndices: [Int] = []
-        var xp = baseXP + ExperienceFormula.perAchievement * unlockedIDs.count
+        var xp = baseXP + ExperienceFormula.perAchievement * unlockedCount
         var highest = max(highestLevelReached, 1)
 
         while true {
             highest = max(highest, LevelCurve.level(forXP: xp))
             var unlockedThisRound = false
-            for (index, definition) in definitions.enumerated() where !unlockedIDs.contains(definition.id) {
-                guard definition.isMet(by: measures.measure(of: definition.rule, level: highest)) else { continue }
-                unlockedIDs.insert(definition.id)
-                newlyUnlockedIndices.append(index)
-                unlockedThisRound = true
+            // Through the buffer, so that no definition is copied for a look (every decision looks at every one).
+            definitions.withUnsafeBufferPointer { definitions in
+                for index in definitions.indices where !unlocked[index] {
+                    guard definitions[index].isMet(by: measures.measure(of: definitions[index].rule, level: highest)) else { continue }
+                    unlocked[index] = true
+                    unlockedCount += 1
+                    newlyUnlockedIndices.append(index)
+                    unlockedThisRound = true
+                }
             }
             guard unlockedThisRound else { break }
-            xp = baseXP + ExperienceFormula.perAchievement * unlockedIDs.count
+            xp = baseXP + ExperienceFormula.perAchievement * unlockedCount
         }
 
         let level = LevelCurve.level(forXP: xp)

@@ -45,7 +45,11 @@ public struct ChallengeBook: Sendable, Equatable {
 
     /// Every challenge the book holds that is not completed.
     public var open: [ChallengeChoice] {
-        periods.keys.sorted().flatMap { period in periods[period]!.filter { $0.completedAt == nil }.map(\.choice) }
+        var open: [ChallengeChoice] = []
+        for period in periods.keys.sorted() {
+            for stored in periods[period]! where stored.completedAt == nil { open.append(stored.choice) }
+        }
+        return open
     }
 
     /// Marks a held challenge completed at `at`.
@@ -57,6 +61,8 @@ public struct ChallengeBook: Sendable, Equatable {
 
     /// Forgets periods that ended before `day` (nothing can be logged that far back).
     public mutating func forget(endingBefore day: LocalDay) {
+        // Every decision asks; nearly always there is nothing to forget, and then the book is not copied.
+        guard periods.keys.contains(where: { $0.days.upperBound < day }) else { return }
         periods = periods.filter { $0.key.days.upperBound >= day }
     }
 }

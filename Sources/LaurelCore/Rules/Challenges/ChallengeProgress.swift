@@ -29,11 +29,11 @@ public enum ChallengeProgress {
             let hour = challenge.hour ?? 0
             return days.contains { accumulator.figures(on: $0).earliestLocalHour.map { $0 < hour } ?? false } ? 1 : 0
         case .keepStreak:
-            return days.contains(where: accumulator.isActive) ? 1 : 0
+            return days.contains { accumulator.isActive($0) } ? 1 : 0
         case .lessonToday:
             return days.contains { accumulator.figures(on: $0).lessons > 0 } ? 1 : 0
         case .activeDaysWeek:
-            return days.count(where: accumulator.isActive)
+            return days.count { accumulator.isActive($0) }
         }
     }
 }

@@ -21,7 +21,7 @@ public struct ProgressEvaluator: Sendable {
         var decider = ChangeDecider(evaluator: self, progress: progress, pieces: pieces, now: now)
         do throws(Undecided) {
             let outcome = try decider.decide(change)
-            return .decided(Decision(progress: decider.progress, writes: decider.writes, events: decider.events, outcome: outcome, decidedAt: now))
+            return .decided(decider.decision(outcome))
         } catch {
             switch error {
             case .needs(let pieces): return .needs(pieces)
@@ -62,6 +62,11 @@ struct ChangeDecider {
     /// The user's local day now, in the zone in force (after a zone change, the new one).
     var today: LocalDay { progress.today(at: now) }
     var events: [ProgressEvent] { unlockEvents + challengeEvents + otherEvents }
+
+    /// The decision this decider came to: its progress and writes handed over, not copied.
+    consuming func decision(_ outcome: ChangeOutcome) -> Decision {
+        Decision(progress: progress, writes: writes, events: events, outcome: outcome, decidedAt: now)
+    }
 
     mutating func decide(_ change: UserChange) throws(Undecided) -> ChangeOutcome {
         // Nothing can be logged into a period that ended before the backfill window.

@@ -32,10 +32,12 @@ final class HeldProgress: Sendable {
     }
 
     /// Keeps `progress`, unless what is held is newer (a read that loaded it raced with a write).
-    func keep(_ progress: SessionProgress) {
+    func keep(_ progress: consuming SessionProgress) {
+        // Swapped in rather than copied; what it replaces is let go after the lock.
+        var incoming: SessionProgress? = consume progress
         held.withLock { held in
-            if let current = held.progress, current.version > progress.version { return }
-            held.progress = progress
+            if let current = held.progress, let version = incoming?.version, current.version > version { return }
+            swap(&held.progress, &incoming)
         }
     }
 

@@ -17,6 +17,12 @@ struct SessionProgress: Sendable {
     /// for days), so that a restart adds a bounded number of facts.
     static let snapshotInterval: Int64 = 1000
 
+    init(progress: UserProgress, position: StoredPosition, snapshotVersion: Int64) {
+        self.progress = progress
+        self.position = position
+        self.snapshotVersion = snapshotVersion
+    }
+
     /// Everything the rules read about the user, from one snapshot of the store: the running state from the stored
     /// snapshot and the facts stored after it (from every fact when there is no usable snapshot), the speed windows
     /// the user's achievements need, and today's and this week's challenges.

@@ -97,8 +97,8 @@ struct WriteRoute {
 
     /// The session takes on the decided progress at the version the commit left.
     private func keep(_ decision: Decision, after held: SessionProgress, version: Int64, lastSeq: Int64, factSeq: Int64?) {
-        var next = held
-        next.progress = decision.progress
+        // Built from its parts: a copy of `held` would copy a progress only to replace it.
+        var next = SessionProgress(progress: decision.progress, position: held.position, snapshotVersion: held.snapshotVersion)
         next.position.version = version
         next.position.lastSeq = lastSeq
         if let factSeq, let kind = decision.writes.fact?.kind {

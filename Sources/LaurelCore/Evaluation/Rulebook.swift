@@ -1,12 +1,13 @@
 /// Everything a server instance evaluates every user by: the catalog (activities, lessons, achievements, presets,
-/// challenge pool), the operator's limits and how far a fact's time may lie from now.
-public struct Rulebook: Sendable {
+/// challenge pool), the operator's limits and how far a fact's time may lie from now. A class: every decision of
+/// every user on both cores reads it, and a copy of a struct of arrays would retain each of them, contended.
+public final class Rulebook: Sendable {
     public let catalog: Catalog
     /// The catalog's achievements alone: what every user without templates is measured against, made once and
     /// shared (a session holds it for each connected user).
     public let catalogAchievements: UserAchievements
-    public var limits: UserLimits
-    public var logTimes: LogTimePolicy
+    public let limits: UserLimits
+    public let logTimes: LogTimePolicy
 
     public init(catalog: Catalog, limits: UserLimits = UserLimits(), logTimes: LogTimePolicy = LogTimePolicy()) {
         self.catalog = catalog

@@ -1,17 +1,18 @@
 /// A server catalog: the built-in activities, lessons, accepted event names, achievements, template presets and
 /// challenge pool every user shares.
-/// The server runs with one catalog, chosen at start (`standfit` by default).
-public struct Catalog: Sendable {
-    public var name: String
-    public var activities: [Activity]
-    public var lessons: [Lesson]
-    public var eventNames: [String]
+/// The server runs with one catalog, chosen at start (`standfit` by default). A class, read by every decision (see
+/// ``Rulebook``).
+public final class Catalog: Sendable {
+    public let name: String
+    public let activities: [Activity]
+    public let lessons: [Lesson]
+    public let eventNames: [String]
     /// In catalog order, which is also the order in which one evaluation unlocks several.
-    public var achievements: [AchievementDefinition]
+    public let achievements: [AchievementDefinition]
     /// In the order PRESETS lists them.
-    public var presets: [TemplatePreset]
+    public let presets: [TemplatePreset]
     /// The challenges the chooser may offer, at most one entry per kind.
-    public var challengePool: [ChallengePoolEntry]
+    public let challengePool: [ChallengePoolEntry]
 
     public init(
         name: String, activities: [Activity], lessons: [Lesson] = [], eventNames: [String] = [],
@@ -24,6 +25,13 @@ public struct Catalog: Sendable {
         self.achievements = achievements
         self.presets = presets
         self.challengePool = challengePool
+    }
+
+    /// This catalog with another challenge pool (an empty one switches challenges off).
+    public func replacingChallengePool(with pool: [ChallengePoolEntry]) -> Catalog {
+        Catalog(
+            name: name, activities: activities, lessons: lessons, eventNames: eventNames, achievements: achievements,
+            presets: presets, challengePool: pool)
     }
 
     public func lesson(_ id: String) -> Lesson? {

@@ -70,7 +70,7 @@ enum TestServer {
         let pool = PostgresPool(configuration: postgres, size: 4, logger: logger, metrics: metrics.factory)
         let store = PostgresStore(pool: pool)
         var loaded = try ShippedCatalogs.load(catalog)
-        if !challenges { loaded.challengePool = [] }
+        if !challenges { loaded = loaded.replacingChallengePool(with: []) }
         try await store.installCatalog(loaded)
         // A name of its own, so the test can see in pg_stat_activity when this listener has run LISTEN.
         let listenerName = "laurel-tests-listener-\(UUID().uuidString.prefix(8).lowercased())"

@@ -79,23 +79,22 @@ enum JSONTextWriter {
         }
     }
 
+    /// Whether a byte of a string is written escaped: control characters, the quote and the backslash.
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
     static func writeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
-            // Most strings (every member name, ids, days) need no escape: one look, one copy.
-            var needsEscape = false
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                needsEscape = true
-                break
-            }
-            guard needsEscape else {
+            // Most strings (ids, days, names) need no escape: one look, one copy.
+            guard utf8.contains(where: needsEscape) else {
                 bytes.append(contentsOf: utf8)
                 return
             }
             var runStart = 0
-            for (offset, byte) in utf8.enumerated()
-            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for (offset, byte) in utf8.enumerated() where needsEscape(byte) {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
                 bytes.append(UInt8(ascii: "\\"))
                 switch byte {

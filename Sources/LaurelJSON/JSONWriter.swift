@@ -57,7 +57,7 @@ public struct JSONWriter: Sendable {
         beginValue()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { utf8 in
-            assert(!utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "\(name) needs escaping")
+            assert(!utf8.contains(where: JSONTextWriter.needsEscape), "\(name) needs escaping")
             bytes.append(contentsOf: utf8)
         }
         bytes.append(UInt8(ascii: "\""))

@@ -34,7 +34,7 @@ extension ChangeDecider {
             }
         }
         // The fact's periods: their challenges may be completed by it, and a current one is chosen for it now.
-        let periods = offeredPeriods.map { ChallengeBook.Period($0, containing: new.day) }
+        let periods = catalog.offeredChallengePeriods.map { ChallengeBook.Period($0, containing: new.day) }
         for period in periods { _ = challenges(of: period, missing: &missing) }
         if !missing.isEmpty { throw .needs(missing) }
 

@@ -156,18 +156,6 @@ struct ChangeDecider {
         return known
     }
 
-    /// Whether the catalog's pool offers challenges of this kind of period.
-    func poolOffers(_ period: ChallengePeriod) -> Bool {
-        catalog.challengePool.contains { $0.kind.period == period }
-    }
-
-    /// The kinds of period the catalog's pool offers challenges of. (Not `allCases.filter(poolOffers)`: a method
-    /// passed as a function takes a copy of the whole decider with it.)
-    var offeredPeriods: [ChallengePeriod] {
-        let pool = catalog.challengePool
-        return ChallengePeriod.allCases.filter { period in pool.contains { $0.kind.period == period } }
-    }
-
     /// Tracks the speed windows the user's achievements need and drops the others; a window tracked from scratch
     /// needs every live log of its activity.
     mutating func trackSpeedWindows() throws(Undecided) {

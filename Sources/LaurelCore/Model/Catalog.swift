@@ -13,6 +13,8 @@ public final class Catalog: Sendable {
     public let presets: [TemplatePreset]
     /// The challenges the chooser may offer, at most one entry per kind.
     public let challengePool: [ChallengePoolEntry]
+    /// The kinds of period the pool offers challenges of (every decision asks, so it is known once).
+    public let offeredChallengePeriods: [ChallengePeriod]
 
     public init(
         name: String, activities: [Activity], lessons: [Lesson] = [], eventNames: [String] = [],
@@ -25,6 +27,12 @@ public final class Catalog: Sendable {
         self.achievements = achievements
         self.presets = presets
         self.challengePool = challengePool
+        self.offeredChallengePeriods = ChallengePeriod.allCases.filter { period in challengePool.contains { $0.kind.period == period } }
+    }
+
+    /// Whether the pool offers challenges of this kind of period.
+    public func offersChallenges(of period: ChallengePeriod) -> Bool {
+        offeredChallengePeriods.contains(period)
     }
 
     /// This catalog with another challenge pool (an empty one switches challenges off).

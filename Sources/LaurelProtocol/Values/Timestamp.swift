@@ -72,8 +72,7 @@ public enum Timestamp {
         let days = (totalSeconds - secondOfDay) / 86_400
         let day = LocalDay(daysSince1970: days)
         guard day.hasFourDigitYear else {
-            let (year, month, dayOfMonth) = day.components
-            var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(dayOfMonth, 2) + "T"
+            var text = day.description + "T"
             text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
             if milliseconds != 0 {
                 text += "." + pad(milliseconds, 3)

@@ -31,6 +31,11 @@ final class HeldProgress: Sendable {
         held.withLock { $0.progress }
     }
 
+    /// The last push seq of the progress held (without copying the progress out).
+    var lastSeq: Int64? {
+        held.withLock { $0.progress?.position.lastSeq }
+    }
+
     /// Keeps `progress`, unless what is held is newer (a read that loaded it raced with a write).
     func keep(_ progress: consuming SessionProgress) {
         // Swapped in rather than copied; what it replaces is let go after the lock.

@@ -57,7 +57,7 @@ struct SessionProgress: Sendable {
             templates: templates, achievements: achievements, unlocks: try reader.unlocks(), accumulator: accumulator,
             figures: standing.figures, challenges: ChallengeBook(), allowance: standing.allowance)
         let today = progress.today(at: now)
-        for kind in ChallengePeriod.allCases where rules.catalog.challengePool.contains(where: { $0.kind.period == kind }) {
+        for kind in rules.catalog.offeredChallengePeriods {
             let period = ChallengeBook.Period(kind, containing: today)
             progress.challenges.know(period, stored: try reader.challenges(of: period))
         }

@@ -60,7 +60,7 @@ final class StoredPushDelivery: Sendable {
     private func settle(_ user: UserID, through seq: Int64) async {
         guard let session = registry.session(of: user) else { return }
         _ = try? await session.inTurn {}
-        guard let held = session.progress.any, held.position.lastSeq >= seq else { return }
+        guard let lastSeq = session.progress.lastSeq, lastSeq >= seq else { return }
         for _ in 0..<Self.settlingChecks {
             guard await registry.hasUndelivered(user, through: seq) else { return }
             try? await Task.sleep(for: Self.settlingPause)

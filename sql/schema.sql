@@ -11,7 +11,7 @@ CREATE FUNCTION laurel.account_document(p_user bigint) RETURNS json
         'user', (SELECT json_build_object('id', u.id::text, 'name', u.name, 'created_at', u.created_at, 'last_seen_at', u.last_seen_at,
                                           'trial_used', u.trial_used) FROM laurel.users u WHERE u.id = p_user),
         'settings', coalesce((SELECT json_agg(json_build_object('changed_at', s.changed_at, 'effective_day', s.effective_day,
-                     'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation) ORDER BY s.id)
+                     'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation, 'weekly_goal', s.weekly_goal) ORDER BY s.id)
                      FROM laurel.settings s WHERE s.user_id = p_user), '[]'),
         'subscriptions', coalesce((SELECT json_agg(json_build_object('kind', s.kind, 'starts_at', s.starts_at, 'ends_at', s.ends_at,
                      'revoked_at', s.revoked_at) ORDER BY s.id) FROM laurel.subscriptions s WHERE s.user_id = p_user), '[]'),
@@ -97,7 +97,7 @@ BEGIN
     RETURN stored;
 END $$;
 
-CREATE FUNCTION laurel.changes_since(p_user bigint, p_version bigint, p_after_log bigint, p_after_lesson bigint, p_after_event bigint, p_periods jsonb) RETURNS TABLE(version bigint, last_seq bigint, addable boolean, xp bigint, level integer, max_level integer, current_streak integer, longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day text, streak_holds_through text, challenge_xp integer, unlocked integer, total_logs integer, active_days integer, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text, kind text, seq bigint, id text, activity_id text, amount integer, at_us bigint, day text, local_hour smallint, lesson_id text, category text)
+CREATE FUNCTION laurel.changes_since(p_user bigint, p_version bigint, p_after_log bigint, p_after_lesson bigint, p_after_event bigint, p_periods jsonb) RETURNS TABLE(version bigint, last_seq bigint, addable boolean, xp bigint, level integer, max_level integer, current_streak integer, longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day text, streak_holds_through text, challenge_xp integer, unlocked integer, total_logs integer, active_days integer, goal_met_week text, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text, kind text, seq bigint, id text, activity_id text, amount integer, at_us bigint, day text, local_hour smallint, lesson_id text, category text)
     LANGUAGE plpgsql STABLE
     SET enable_seqscan TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -119,7 +119,7 @@ BEGIN
     SELECT g.version, g.last_seq, g.reload_version <= p_version, g.xp, g.level, g.max_level, g.current_streak,
            g.longest_streak, g.streak_freezes, g.streak_at_risk, to_char(g.last_active_day, 'YYYY-MM-DD'),
            to_char(g.streak_holds_through, 'YYYY-MM-DD'), g.challenge_xp, g.unlocked, g.total_logs, g.active_days,
-           g.log_allowance, (extract(epoch FROM g.log_allowance_at) * 1000000)::bigint,
+           to_char(g.goal_met_week, 'YYYY-MM-DD'), g.log_allowance, (extract(epoch FROM g.log_allowance_at) * 1000000)::bigint,
            (SELECT coalesce(json_object_agg(k.achievement_id, (extract(epoch FROM k.unlocked_at) * 1000000)::bigint), '{}')
               FROM laurel.unlocks k WHERE k.user_id = p_user)::text,
            (SELECT coalesce(json_agg(json_build_object(
@@ -341,13 +341,13 @@ BEGIN
                    n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
                    fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
                    at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response json,
-                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_day date,
+                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_day date,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
                    unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
-                   allowance double precision, allowance_us bigint, snapshot text)
+                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text)
     ), parts AS (
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
         -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
@@ -381,6 +381,7 @@ BEGIN
                unlocked = CASE WHEN parts.has_figures THEN parts.unlocked ELSE g.unlocked END,
                total_logs = CASE WHEN parts.has_figures THEN parts.total_logs ELSE g.total_logs END,
                active_days = CASE WHEN parts.has_figures THEN parts.active_days ELSE g.active_days END,
+               goal_met_week = CASE WHEN parts.has_figures THEN parts.goal_met_week ELSE g.goal_met_week END,
                log_allowance = coalesce(parts.allowance, g.log_allowance),
                log_allowance_at = coalesce('epoch'::timestamptz + parts.allowance_us * interval '1 microsecond', g.log_allowance_at),
                updated_at = now()
@@ -426,8 +427,8 @@ BEGIN
            AND l.id = ANY (ARRAY(SELECT t.deleted_log FROM stored t WHERE t.deleted_log IS NOT NULL))
            AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
     ), new_settings AS (
-        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation)
-        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation
+        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation, weekly_goal)
+        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal
           FROM stored s WHERE s.settings_zone IS NOT NULL
     ), activities AS (
         INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)
@@ -733,7 +734,8 @@ CREATE TABLE laurel.progress (
     active_days integer DEFAULT 0 NOT NULL,
     log_allowance double precision,
     log_allowance_at timestamp with time zone,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    goal_met_week date
 );
 
 CREATE TABLE laurel.progress_snapshots (
@@ -802,7 +804,9 @@ CREATE TABLE laurel.settings (
     time_zone text NOT NULL,
     rest_day smallint,
     vacation boolean DEFAULT false NOT NULL,
-    CONSTRAINT settings_rest_day_check CHECK (((rest_day >= 1) AND (rest_day <= 7)))
+    weekly_goal smallint DEFAULT 3 NOT NULL,
+    CONSTRAINT settings_rest_day_check CHECK (((rest_day >= 1) AND (rest_day <= 7))),
+    CONSTRAINT settings_weekly_goal_check CHECK (((weekly_goal >= 1) AND (weekly_goal <= 7)))
 );
 
 ALTER TABLE laurel.settings ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (

@@ -34,6 +34,11 @@ import Testing
         #expect(request(#"SETTINGS {"time_zone":"Europe/Berlin","vacation":true}"#)
             == AnyHashable(SettingsRequest(timeZone: "Europe/Berlin", restDay: .keep, vacation: true)))
         #expect((request(#"SETTINGS {"rest_day":null}"#) as? SettingsRequest)?.isReadOnly == false)
+        #expect(request(#"SETTINGS {"weekly_goal":7}"#) == AnyHashable(SettingsRequest(weeklyGoal: 7)))
+        #expect((request(#"SETTINGS {"weekly_goal":1}"#) as? SettingsRequest)?.isReadOnly == false)
+        for bad in ["0", "8", "\"3\"", "null", "2.5"] {
+            #expect(invalidField("SETTINGS {\"weekly_goal\":\(bad)}") == "weekly_goal", "\(bad)")
+        }
         #expect(invalidField(#"SETTINGS {"rest_day":"Sunday"}"#) == "rest_day")
         #expect(invalidField(#"SETTINGS {"rest_day":0}"#) == "rest_day")
         #expect(invalidField(#"SETTINGS {"time_zone":""}"#) == "time_zone")

@@ -6,7 +6,7 @@ LANGUAGE sql STABLE AS $$
         'user', (SELECT json_build_object('id', u.id::text, 'name', u.name, 'created_at', u.created_at, 'last_seen_at', u.last_seen_at,
                                           'trial_used', u.trial_used) FROM laurel.users u WHERE u.id = p_user),
         'settings', coalesce((SELECT json_agg(json_build_object('changed_at', s.changed_at, 'effective_day', s.effective_day,
-                     'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation) ORDER BY s.id)
+                     'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation, 'weekly_goal', s.weekly_goal) ORDER BY s.id)
                      FROM laurel.settings s WHERE s.user_id = p_user), '[]'),
         'subscriptions', coalesce((SELECT json_agg(json_build_object('kind', s.kind, 'starts_at', s.starts_at, 'ends_at', s.ends_at,
                      'revoked_at', s.revoked_at) ORDER BY s.id) FROM laurel.subscriptions s WHERE s.user_id = p_user), '[]'),

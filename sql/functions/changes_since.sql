@@ -5,13 +5,14 @@
 -- [{"period", "start"}]), and one row per fact stored after the newest the session counts (logs after
 -- `p_after_log`, lesson completions after `p_after_lesson`, events after `p_after_event`), or one row without a fact.
 -- A function so that its plan is made once per connection: as a plain statement PostgreSQL kept planning it anew.
+DROP FUNCTION IF EXISTS laurel.changes_since(bigint, bigint, bigint, bigint, bigint, jsonb);
 CREATE OR REPLACE FUNCTION laurel.changes_since(
     p_user bigint, p_version bigint, p_after_log bigint, p_after_lesson bigint, p_after_event bigint, p_periods jsonb
 )
 RETURNS TABLE (version bigint, last_seq bigint, addable boolean, xp bigint, level integer, max_level integer,
                current_streak integer, longest_streak integer, streak_freezes smallint, streak_at_risk boolean,
                last_active_day text, streak_holds_through text, challenge_xp integer, unlocked integer, total_logs integer,
-               active_days integer, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text,
+               active_days integer, goal_met_week text, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text,
                kind text, seq bigint, id text, activity_id text, amount integer, at_us bigint, day text, local_hour smallint,
                lesson_id text, category text)
 LANGUAGE plpgsql STABLE
@@ -35,7 +36,7 @@ BEGIN
     SELECT g.version, g.last_seq, g.reload_version <= p_version, g.xp, g.level, g.max_level, g.current_streak,
            g.longest_streak, g.streak_freezes, g.streak_at_risk, to_char(g.last_active_day, 'YYYY-MM-DD'),
            to_char(g.streak_holds_through, 'YYYY-MM-DD'), g.challenge_xp, g.unlocked, g.total_logs, g.active_days,
-           g.log_allowance, (extract(epoch FROM g.log_allowance_at) * 1000000)::bigint,
+           to_char(g.goal_met_week, 'YYYY-MM-DD'), g.log_allowance, (extract(epoch FROM g.log_allowance_at) * 1000000)::bigint,
            (SELECT coalesce(json_object_agg(k.achievement_id, (extract(epoch FROM k.unlocked_at) * 1000000)::bigint), '{}')
               FROM laurel.unlocks k WHERE k.user_id = p_user)::text,
            (SELECT coalesce(json_agg(json_build_object(

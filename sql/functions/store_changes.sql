@@ -11,13 +11,13 @@
 --   fact_kind ... response   a new log, lesson completion or event (fact_kind 'log', 'lesson' or 'event'), with the
 --                            first answer replayed to retries (a JSON object, stored byte for byte as sent)
 --   deleted_log              a log id to mark deleted
---   settings_*               new settings in force from settings_day
+--   settings_*               new settings in force from settings_day (zone, rest day, vacation, weekly goal)
 --   custom_activity          a custom activity created or changed: {"id","name","unit","icon","deleted"}
 --   templates                templates created or changed, deleted_templates and deleted_unlock_prefixes
 --   unlocks, decided_us      achievements unlocked, and the moment of the decision (unlocks, completions, choices)
 --   chosen, completed        challenges chosen now (rows) and stored ones completed now ({"period","period_start","slot"})
 --   push_kinds, push_data    pushes to store with the user's next seqs, in this order
---   has_figures, xp ...      the figures after the write
+--   has_figures, xp ...      the figures after the write (goal_met_week: the Monday of the week last pushed as met)
 --   allowance, allowance_us  the log allowance after the write
 --   snapshot                 the running state after the write (JSON text), when it was recomputed
 --
@@ -42,13 +42,13 @@ BEGIN
                    n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
                    fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
                    at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response json,
-                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_day date,
+                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_day date,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
                    unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
-                   allowance double precision, allowance_us bigint, snapshot text)
+                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text)
     ), parts AS (
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
         -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
@@ -82,6 +82,7 @@ BEGIN
                unlocked = CASE WHEN parts.has_figures THEN parts.unlocked ELSE g.unlocked END,
                total_logs = CASE WHEN parts.has_figures THEN parts.total_logs ELSE g.total_logs END,
                active_days = CASE WHEN parts.has_figures THEN parts.active_days ELSE g.active_days END,
+               goal_met_week = CASE WHEN parts.has_figures THEN parts.goal_met_week ELSE g.goal_met_week END,
                log_allowance = coalesce(parts.allowance, g.log_allowance),
                log_allowance_at = coalesce('epoch'::timestamptz + parts.allowance_us * interval '1 microsecond', g.log_allowance_at),
                updated_at = now()
@@ -127,8 +128,8 @@ BEGIN
            AND l.id = ANY (ARRAY(SELECT t.deleted_log FROM stored t WHERE t.deleted_log IS NOT NULL))
            AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
     ), new_settings AS (
-        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation)
-        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation
+        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation, weekly_goal)
+        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal
           FROM stored s WHERE s.settings_zone IS NOT NULL
     ), activities AS (
         INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)

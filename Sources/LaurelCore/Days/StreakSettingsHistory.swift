@@ -10,12 +10,14 @@ public struct DatedSetting<Value: Hashable & Sendable & Codable>: Hashable, Send
     }
 }
 
-/// The history of the settings that shape a streak walk: the weekly rest day and vacation. A day is judged
-/// by the settings in force on that day, so a change never rewrites earlier days. Before the first change
-/// there is no rest day and no vacation; when several changes share a day the last one wins.
+/// The history of the settings that shape the streak walks: the weekly rest day, vacation and the weekly goal. A
+/// day is judged by the settings in force on that day, so a change never rewrites earlier days. Before the first
+/// change there is no rest day, no vacation and the default goal; when several changes share a day the last one
+/// wins.
 public struct StreakSettingsHistory: Hashable, Sendable, Codable {
     public private(set) var restDayChanges: [DatedSetting<Weekday?>]
     public private(set) var vacationChanges: [DatedSetting<Bool>]
+    public private(set) var weeklyGoalChanges: [DatedSetting<Int>] = []
 
     /// - Parameters:
     ///   - restDayChanges: rest-day changes in the order they were made (sorted here by day, stably).
@@ -33,6 +35,16 @@ public struct StreakSettingsHistory: Hashable, Sendable, Codable {
     /// Records turning vacation on or off from `day` (normally today).
     public mutating func setVacation(_ on: Bool, from day: LocalDay) {
         StreakSettingsHistory.insert(DatedSetting(effective: day, value: on), into: &vacationChanges)
+    }
+
+    /// Records a weekly goal (active days a week) in force from `day` (normally today).
+    public mutating func setWeeklyGoal(_ goal: Int, from day: LocalDay) {
+        StreakSettingsHistory.insert(DatedSetting(effective: day, value: goal), into: &weeklyGoalChanges)
+    }
+
+    /// The weekly goal in force on `day`.
+    public func weeklyGoal(on day: LocalDay) -> Int {
+        StreakSettingsHistory.value(on: day, in: weeklyGoalChanges) ?? UserSettings.defaultWeeklyGoal
     }
 
     /// The rest day in force on `day`.
@@ -56,7 +68,7 @@ public struct StreakSettingsHistory: Hashable, Sendable, Codable {
     /// The day of the latest change, if any; a change effective before days already walked needs a full
     /// recomputation of the streaks.
     public var latestChangeDay: LocalDay? {
-        [restDayChanges.last?.effective, vacationChanges.last?.effective].compactMap { $0 }.max()
+        [restDayChanges.last?.effective, vacationChanges.last?.effective, weeklyGoalChanges.last?.effective].compactMap { $0 }.max()
     }
 
     private static func value<Value>(on day: LocalDay, in changes: [DatedSetting<Value>]) -> Value? {

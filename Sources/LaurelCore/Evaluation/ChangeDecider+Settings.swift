@@ -9,6 +9,7 @@ extension ChangeDecider {
         if let zone = change.timeZone { next.timeZone = zone }
         if let restDay = change.restDay { next.restDay = restDay }
         if let vacation = change.vacation { next.vacation = vacation }
+        if let goal = change.weeklyGoal { next.weeklyGoal = goal }
         guard next != progress.settings else { return .settings(next) }
         let zone = TimeZone(identifier: next.timeZone) ?? .gmt
         let effective = LocalDay(of: now, in: zone)
@@ -16,6 +17,7 @@ extension ChangeDecider {
         progress.zone = zone
         progress.settingsHistory.setRestDay(next.restDay, from: effective)
         progress.settingsHistory.setVacation(next.vacation, from: effective)
+        progress.settingsHistory.setWeeklyGoal(next.weeklyGoal, from: effective)
         if !progress.accumulator.acceptsSettingsChange(effective: effective) { try rebuild() }
         try trackSpeedWindows()
         writes.settings = (next, effective)

@@ -29,6 +29,8 @@ public enum ProgressEvent: Sendable, Equatable {
     /// A level reached for the first time.
     case levelReached(level: Int, xp: Int)
     case streak(StreakEvent.Kind, StreakState)
+    /// The current week met the weekly goal (once a week).
+    case weeklyGoalMet(WeeklyGoalStreak)
 }
 
 /// What a decided change answers about, by change.

@@ -99,9 +99,12 @@ struct ChangeDecider {
         let before = progress.figures
         let accumulator = progress.accumulator
         let streak = accumulator.streak(today: today, settings: progress.settingsHistory)
+        let weekly = accumulator.weeklyGoalStreak(today: today, settings: progress.settingsHistory)
+        var measures = accumulator.measures
+        measures.longestWeeklyStreak = weekly.longest
         let unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
         let outcome = AchievementEvaluator.evaluate(
-            definitions: progress.achievements.evaluated, measures: accumulator.measures, unlocked: unlocked.evaluatedUnlocked,
+            definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,
             unlocksWorthXP: unlocked.worthXP,
             challengeXP: before.challengeXP, highestLevelReached: before.highestLevel)
         for definition in outcome.newlyUnlocked {
@@ -113,6 +116,10 @@ struct ChangeDecider {
         if !removesFacts, let kind = StreakEvent.worthShowing(before: before.shownStreak, after: streak) {
             otherEvents.append(.streak(kind, streak))
         }
+        // Once a week: a week met, unmet by a deletion and met again tells nothing new.
+        if weekly.met, before.goalMetWeek.map({ $0 < weekly.week }) ?? true {
+            otherEvents.append(.weeklyGoalMet(weekly))
+        }
         var figures = before
         figures.xp = outcome.xp
         figures.level = outcome.level
@@ -123,6 +130,7 @@ struct ChangeDecider {
         figures.unlocked = unlocked.worthXP + outcome.newlyUnlocked.count
         figures.totalLogs = accumulator.totalLogs
         figures.activeDays = accumulator.activeDays.count
+        if weekly.met, before.goalMetWeek.map({ $0 < weekly.week }) ?? true { figures.goalMetWeek = weekly.week }
         progress.figures = figures
         // Whether today is at risk changes with the day alone; it is worth no write of its own.
         var unchanged = figures

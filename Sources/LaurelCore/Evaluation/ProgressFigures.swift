@@ -16,6 +16,8 @@ public struct ProgressFigures: Sendable, Equatable {
     public var unlocked = 0
     public var totalLogs = 0
     public var activeDays = 0
+    /// The latest week whose weekly goal was met and pushed (`GOAL` goes once a week).
+    public var goalMetWeek: ISOWeek?
 
     public init() {}
 }

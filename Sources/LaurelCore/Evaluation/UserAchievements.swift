@@ -85,7 +85,7 @@ public final class UserAchievements: Sendable {
         case .totalLogs, .busiestDay, .logsBefore, .logsAfter: return "logs"
         case .streak, .activityStreak: return "days"
         case .dayVariety, .distinctActivities: return "activities"
-        case .perfectWeeks: return "weeks"
+        case .perfectWeeks, .weeklyStreak: return "weeks"
         case .lessons: return "lessons"
         case .events: return "events"
         case .level: return "level"

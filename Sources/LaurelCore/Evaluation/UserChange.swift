@@ -80,11 +80,14 @@ public struct SettingsChange: Sendable, Hashable {
     /// `.some(nil)` clears the rest day.
     public var restDay: Weekday??
     public var vacation: Bool?
+    /// Active days a week, 1 to 7.
+    public var weeklyGoal: Int?
 
-    public init(timeZone: String? = nil, restDay: Weekday?? = nil, vacation: Bool? = nil) {
+    public init(timeZone: String? = nil, restDay: Weekday?? = nil, vacation: Bool? = nil, weeklyGoal: Int? = nil) {
         self.timeZone = timeZone
         self.restDay = restDay
         self.vacation = vacation
+        self.weeklyGoal = weeklyGoal
     }
 }
 

@@ -70,6 +70,16 @@ public struct UserProgress: Sendable {
         accumulator.streak(today: today(at: now), settings: settingsHistory)
     }
 
+    /// The weekly goal streak as of `now`.
+    public func weeklyGoalStreak(at now: Date) -> WeeklyGoalStreak {
+        accumulator.weeklyGoalStreak(today: today(at: now), settings: settingsHistory)
+    }
+
+    /// Every measure of the rules as of `now` (the weekly goal streak's depends on the day).
+    public func measures(at now: Date) -> ProgressMeasures {
+        accumulator.measures(today: today(at: now), settings: settingsHistory)
+    }
+
     /// The unlocks worth XP now: those of achievements still listed for the user.
     public var unlocksWorthXP: Set<String> { achievements.unlocksWorthXP(unlocks.keys) }
 }

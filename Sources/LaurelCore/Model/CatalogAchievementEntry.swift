@@ -33,6 +33,7 @@ enum CatalogAchievementEntry {
         switch kind {
         case .totalLogs: return .totalLogs
         case .streak: return .streak
+        case .weeklyStreak: return .weeklyStreak
         case .dayVariety: return .dayVariety
         case .perfectWeeks: return .perfectWeeks
         case .busiestDay: return .busiestDay

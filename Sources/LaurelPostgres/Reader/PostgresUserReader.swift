@@ -28,7 +28,7 @@ struct PostgresUserReader: UserReader {
     static let figureColumns = """
         xp, level, max_level, current_streak, longest_streak, streak_freezes, streak_at_risk,
         to_char(last_active_day, 'YYYY-MM-DD') AS last_active_day, to_char(streak_holds_through, 'YYYY-MM-DD') AS streak_holds_through,
-        challenge_xp, unlocked, total_logs, active_days, log_allowance, \(PostgresTimestamp.column("log_allowance_at", as: "log_allowance_us"))
+        challenge_xp, unlocked, total_logs, active_days, to_char(goal_met_week, 'YYYY-MM-DD') AS goal_met_week, log_allowance, \(PostgresTimestamp.column("log_allowance_at", as: "log_allowance_us"))
         """
 
     static func figures(_ row: PostgresRow) throws -> ProgressFigures {
@@ -44,6 +44,7 @@ struct PostgresUserReader: UserReader {
         figures.unlocked = try row.int("unlocked")
         figures.totalLogs = try row.int("total_logs")
         figures.activeDays = try row.int("active_days")
+        figures.goalMetWeek = try row.optionalString("goal_met_week").flatMap(LocalDay.init).map(\.isoWeek)
         return figures
     }
 
@@ -58,16 +59,17 @@ struct PostgresUserReader: UserReader {
         var current: UserSettings?
         for row in try connection.query(
             """
-            SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, time_zone, rest_day, vacation
+            SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, time_zone, rest_day, vacation, weekly_goal
               FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id
             """, [userParameter])
         {
             let day = try row.localDay("day")
             let settings = UserSettings(
                 timeZone: try row.string("time_zone"), restDay: try row.optionalInt("rest_day").flatMap(Weekday.init(rawValue:)),
-                vacation: try row.bool("vacation"))
+                vacation: try row.bool("vacation"), weeklyGoal: try row.int("weekly_goal"))
             history.setRestDay(settings.restDay, from: day)
             history.setVacation(settings.vacation, from: day)
+            history.setWeeklyGoal(settings.weeklyGoal, from: day)
             current = settings
         }
         guard let current else { throw StoreError.unknownUser }

@@ -37,6 +37,7 @@ enum UserCommitBatch {
             json.field("settings_zone", change.0.timeZone)
             json.field("settings_rest", ifPresent: change.0.restDay?.rawValue)
             json.field("settings_vacation", change.0.vacation)
+            json.field("settings_goal", change.0.weeklyGoal)
             json.field("settings_day", change.effective.description)
         }
         if let activity = writes.activity {
@@ -152,6 +153,7 @@ enum UserCommitBatch {
         json.field("unlocked", figures.unlocked)
         json.field("total_logs", figures.totalLogs)
         json.field("active_days", figures.activeDays)
+        json.field("goal_met_week", ifPresent: figures.goalMetWeek?.monday.description)
     }
 
     private static func period(of choice: ChallengeChoice, into json: inout JSONWriter) {

@@ -34,7 +34,7 @@ public struct AchievementsRequest: RequestArguments, Hashable {
     }
 }
 
-/// `SETTINGS {"time_zone"?, "rest_day"?, "vacation"?}`: read the settings, changing the fields given.
+/// `SETTINGS {"time_zone"?, "rest_day"?, "vacation"?, "weekly_goal"?}`: read the settings, changing the fields given.
 public struct SettingsRequest: RequestArguments, Hashable {
     /// A new IANA time zone, 1 to 64 characters; whether the zone exists is checked later.
     public var timeZone: String?
@@ -42,23 +42,27 @@ public struct SettingsRequest: RequestArguments, Hashable {
     public var restDay: SettingChange<Weekday>
     /// Turn vacation mode on or off.
     public var vacation: Bool?
+    /// Active days a week the weekly goal asks for, 1 to 7.
+    public var weeklyGoal: Int?
 
-    public init(timeZone: String? = nil, restDay: SettingChange<Weekday> = .keep, vacation: Bool? = nil) {
+    public init(timeZone: String? = nil, restDay: SettingChange<Weekday> = .keep, vacation: Bool? = nil, weeklyGoal: Int? = nil) {
         self.timeZone = timeZone
         self.restDay = restDay
         self.vacation = vacation
+        self.weeklyGoal = weeklyGoal
     }
 
     /// Whether the request changes nothing and only reads the settings.
     public var isReadOnly: Bool {
-        timeZone == nil && restDay == .keep && vacation == nil
+        timeZone == nil && restDay == .keep && vacation == nil && weeklyGoal == nil
     }
 
     public init(argument: JSONObject?) throws(ProtocolError) {
-        let fields = try ArgumentReader(argument, fields: ["time_zone", "rest_day", "vacation"])
+        let fields = try ArgumentReader(argument, fields: ["time_zone", "rest_day", "vacation", "weekly_goal"])
         timeZone = try fields.string("time_zone", .timeZone)
         restDay = try fields.nullableWeekday("rest_day")
         vacation = try fields.bool("vacation")
+        weeklyGoal = try fields.integer("weekly_goal", in: UserSettings.weeklyGoals)
     }
 }
 

@@ -17,20 +17,20 @@ struct AchievementView: Sendable {
         self.unlockedAt = unlockedAt
     }
 
-    /// Every achievement listed for the user, with the progress `progress` holds.
-    static func all(of progress: UserProgress) -> [AchievementView] {
-        let measures = progress.accumulator.measures
+    /// Every achievement listed for the user, with the progress `progress` holds at `now`.
+    static func all(of progress: UserProgress, at now: Date) -> [AchievementView] {
+        let measures = progress.measures(at: now)
         return progress.achievements.entries.map { entry in
             AchievementView(
                 entry: entry, measures: measures, level: progress.figures.highestLevel, unlockedAt: progress.unlocks[entry.definition.id])
         }
     }
 
-    /// One achievement of the user's, by id.
-    static func one(_ id: String, of progress: UserProgress, measures: ProgressMeasures? = nil) -> AchievementView? {
+    /// One achievement of the user's, by id, with the progress at `now` (or from `measures` when given).
+    static func one(_ id: String, of progress: UserProgress, at now: Date, measures: ProgressMeasures? = nil) -> AchievementView? {
         progress.achievements.entry(id: id).map { entry in
             AchievementView(
-                entry: entry, measures: measures ?? progress.accumulator.measures, level: progress.figures.highestLevel,
+                entry: entry, measures: measures ?? progress.measures(at: now), level: progress.figures.highestLevel,
                 unlockedAt: progress.unlocks[id])
         }
     }
@@ -80,6 +80,18 @@ enum StreakRendering {
         json.field("freezes", streak.freezes)
         json.field("at_risk", streak.atRisk)
         json.field("last_active_day", ifPresent: streak.lastActiveDay?.description)
+        json.endObject()
+    }
+
+    /// `WSTREAK = {"goal", "current", "longest", "this_week", "met", "at_risk"}`.
+    static func write(_ streak: WeeklyGoalStreak, into json: inout JSONWriter) {
+        json.beginObject()
+        json.field("goal", streak.goal)
+        json.field("current", streak.current)
+        json.field("longest", streak.longest)
+        json.field("this_week", streak.thisWeek)
+        json.field("met", streak.met)
+        json.field("at_risk", streak.atRisk)
         json.endObject()
     }
 }

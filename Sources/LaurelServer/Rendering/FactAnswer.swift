@@ -24,9 +24,9 @@ enum FactAnswer {
         json.field("duplicate", false)
         json.key("unlocked")
         json.beginArray()
-        let measures = decision.events.contains { if case .unlocked = $0 { true } else { false } } ? progress.accumulator.measures : nil
+        let measures = decision.events.contains { if case .unlocked = $0 { true } else { false } } ? progress.measures(at: decision.decidedAt) : nil
         for case .unlocked(let id) in decision.events {
-            AchievementView.one(id, of: progress, measures: measures)?.write(into: &json)
+            AchievementView.one(id, of: progress, at: decision.decidedAt, measures: measures)?.write(into: &json)
         }
         json.endArray()
         json.field("xp", progress.figures.xp)

@@ -12,13 +12,13 @@ enum PushRendering {
     static func drafts(for decision: Decision, rules: Rulebook) -> [PushDraft] {
         guard !decision.events.isEmpty else { return [] }
         let progress = decision.progress
-        let measures = progress.accumulator.measures
+        let measures = progress.measures(at: decision.decidedAt)
         return decision.events.compactMap { event in
             var json = JSONWriter()
             let kind: PushKind
             switch event {
             case .unlocked(let id):
-                guard let view = AchievementView.one(id, of: progress, measures: measures) else { return nil }
+                guard let view = AchievementView.one(id, of: progress, at: decision.decidedAt, measures: measures) else { return nil }
                 view.write(into: &json)
                 kind = .unlock
             case .challengeCompleted(let challenge):
@@ -37,6 +37,13 @@ enum PushRendering {
                 StreakRendering.write(streak, into: &json)
                 json.endObject()
                 kind = .streak
+            case .weeklyGoalMet(let streak):
+                json.beginObject()
+                json.field("week", streak.week.description)
+                json.key("weekly_streak")
+                StreakRendering.write(streak, into: &json)
+                json.endObject()
+                kind = .goal
             }
             return PushDraft(kind: kind, data: json.text)
         }

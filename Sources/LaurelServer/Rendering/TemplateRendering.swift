@@ -1,3 +1,4 @@
+import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelProtocol
@@ -25,7 +26,8 @@ enum TemplateRendering {
 
     /// The templates as TEMPLATE objects, as a list or (`single`) the only one.
     static func json(_ templates: [AchievementTemplate], of progress: UserProgress, single: Bool = false) -> JSONWriter {
-        let views = AchievementView.all(of: progress)
+        // Template achievements measure facts alone, whatever the day.
+        let views = AchievementView.all(of: progress, at: .nowInWholeMilliseconds)
         var json = JSONWriter()
         if !single { json.beginArray() }
         for template in templates { write(template, views: views, into: &json) }
@@ -49,7 +51,7 @@ enum SettingsRendering {
     static func json(_ settings: UserSettings) -> JSONValue {
         [
             "time_zone": .string(settings.timeZone), "rest_day": settings.restDay.map { .string($0.name) } ?? .null,
-            "vacation": .bool(settings.vacation),
+            "vacation": .bool(settings.vacation), "weekly_goal": .int(settings.weeklyGoal),
         ]
     }
 }

@@ -16,7 +16,8 @@ enum AccountRequests {
         }
         var restDay: Weekday??
         if case .set(let day) = change.restDay { restDay = .some(day) }
-        let performed = try await context.write(.changeSettings(SettingsChange(timeZone: change.timeZone, restDay: restDay, vacation: change.vacation)), now: now)
+        let performed = try await context.write(.changeSettings(SettingsChange(
+            timeZone: change.timeZone, restDay: restDay, vacation: change.vacation, weeklyGoal: change.weeklyGoal)), now: now)
         guard case .settings(let settings) = performed.decision.outcome else { throw ProtocolError.internal() }
         return RequestOutcome(SettingsRendering.json(settings), pushes: performed.pushes)
     }
@@ -36,6 +37,8 @@ enum AccountRequests {
         json.field("xp_to_next_level", LevelCurve.xpToNextLevel(forXP: figures.xp))
         json.key("streak")
         StreakRendering.write(progress.streak(at: now), into: &json)
+        json.key("weekly_streak")
+        StreakRendering.write(progress.weeklyGoalStreak(at: now), into: &json)
         json.key("totals")
         json.beginObject()
         json.field("logs", measures.totalLogs)

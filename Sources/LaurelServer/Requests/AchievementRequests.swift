@@ -8,7 +8,8 @@ import LaurelStore
 /// the session's progress (no database round trip when it is current).
 enum AchievementRequests {
     static func list(_ filters: AchievementsRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let progress = try await context.sessionProgress(now: .nowInWholeMilliseconds).progress
+        let now = Date.nowInWholeMilliseconds
+        let progress = try await context.sessionProgress(now: now).progress
         var activityID: String?
         if let activity = filters.activity {
             guard let found = context.catalog.builtinActivity(named: activity) ?? progress.customActivity(activity) else {
@@ -16,7 +17,7 @@ enum AchievementRequests {
             }
             activityID = found.id
         }
-        let views = AchievementView.all(of: progress).filter { view in
+        let views = AchievementView.all(of: progress, at: now).filter { view in
             (filters.includeHidden || !view.isHidden)
                 && filters.category.map { $0 == view.definition.category } ?? true
                 && activityID.map { $0 == view.activity } ?? true
@@ -46,8 +47,9 @@ enum AchievementRequests {
     }
 
     static func one(_ request: IDRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let progress = try await context.sessionProgress(now: .nowInWholeMilliseconds).progress
-        guard let view = AchievementView.one(request.id, of: progress) else { throw ProtocolError.notFound(field: "id") }
+        let now = Date.nowInWholeMilliseconds
+        let progress = try await context.sessionProgress(now: now).progress
+        guard let view = AchievementView.one(request.id, of: progress, at: now) else { throw ProtocolError.notFound(field: "id") }
         var json = JSONWriter()
         view.write(into: &json)
         return RequestOutcome(json: json)

@@ -40,5 +40,6 @@ public enum PushKind: String, Sendable {
     case level = "LEVEL"
     case streak = "STREAK"
     case challenge = "CHALLENGE"
+    case goal = "GOAL"
     case subscription = "SUBSCRIPTION"
 }

@@ -21,9 +21,8 @@ import Testing
                         definitions: [definition], measures: recomputed.measures, alreadyUnlocked: [])
                     let label = "\(catalog.name).\(definition.id) at \(value)"
                     #expect(recomputed.measures.measure(of: definition.rule, level: outcome.highestLevel) == value, "\(label)")
-                    #expect(
-                        Fixture.accumulate(scenario.facts).measures.measure(of: definition.rule, level: outcome.highestLevel) == value,
-                        "\(label) (incremental)")
+                    let incremental = Fixture.accumulate(scenario.facts).measures(today: scenario.today, settings: StreakSettingsHistory())
+                    #expect(incremental.measure(of: definition.rule, level: outcome.highestLevel) == value, "\(label) (incremental)")
                     let unlocked = outcome.newlyUnlocked.map(\.id) == [definition.id]
                     #expect(unlocked == (value >= definition.target), "\(label)")
                     #expect(definition.displayedProgress(for: value) == value, "\(label)")
@@ -101,6 +100,13 @@ struct MeasureScenario {
             // Then a week with six active days, Monday to Saturday, which is not perfect.
             for offset in 0..<6 { log(main, amount: 1, on: Self.start.adding(days: value * 7 + offset)) }
             today = Self.start.adding(days: value * 7 + 6)
+        case .weeklyStreak:
+            // Weeks meeting the default goal (three days, Monday to Wednesday), then a current week not met yet.
+            for week in 0..<value {
+                for offset in 0..<3 { log(main, amount: 1, on: Self.start.adding(days: week * 7 + offset)) }
+            }
+            log(main, amount: 1, on: Self.start.adding(days: value * 7))
+            today = Self.start.adding(days: value * 7 + 4)
         case .events(let name):
             for offset in 0..<value { facts.events.append(ReportedEvent(name: name, at: Fixture.instant(Self.start.description, 12, offset))) }
             facts.events.append(ReportedEvent(name: "\(name)-other", at: Fixture.instant(Self.start.description)))

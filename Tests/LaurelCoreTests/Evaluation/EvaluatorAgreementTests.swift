@@ -4,7 +4,7 @@ import LaurelTestSupport
 import Testing
 
 /// Random histories played change by change through the one evaluator — logs of today and backfilled ones, deleted
-/// logs, events, settings changes (rest days, vacations, zone moves), custom activities, templates (speed ones
+/// logs, events, settings changes (rest days, vacations, weekly goals, zone moves), custom activities, templates (speed ones
 /// too), CHALLENGES, days passing — in zones far apart: after every change, the progress the decisions left equals
 /// the user loaded afresh from what they wrote (the running state recomputed from every fact), and the XP they
 /// stored equals rules.md's count over the stored facts, unlocks and completed challenges.
@@ -25,14 +25,27 @@ import Testing
             let loaded = user.loadedAgain()
             #expect(user.progress.accumulator.measures == loaded.accumulator.measures, "seed \(seed), step \(index)")
             #expect(user.progress.streak(at: user.now) == loaded.streak(at: user.now), "seed \(seed), step \(index)")
+            #expect(user.progress.weeklyGoalStreak(at: user.now) == loaded.weeklyGoalStreak(at: user.now), "seed \(seed), step \(index)")
+            let recomputed = ProgressRecomputation(
+                facts: user.facts, settings: loaded.settingsHistory, today: loaded.today(at: user.now), speedWindows: [])
+            #expect(user.progress.weeklyGoalStreak(at: user.now) == recomputed.weeklyGoalStreak, "seed \(seed), step \(index)")
             #expect(user.storedFigures.xp == user.recomputedXP(), "seed \(seed), step \(index): the stored XP is the rules' count")
             #expect(user.storedFigures.level == LevelCurve.level(forXP: user.storedFigures.xp), "seed \(seed), step \(index)")
             #expect(user.progress.unlocks == user.storedUnlocks, "seed \(seed), step \(index)")
-            // Loaded afresh, nothing is met that is not unlocked yet: the decisions unlocked everything in time.
-            if case .decided(let again) = user.evaluator.evaluate(.catchUp, on: loaded, now: user.now) {
-                #expect(!again.events.contains { if case .unlocked = $0 { true } else { false } }, "seed \(seed), step \(index)")
+            // Loaded afresh, nothing is met that the decisions' progress would not unlock too: the decisions unlocked
+            // everything in time (days passing alone can meet a weekly goal, a rest day counting: both unlock then).
+            if case .decided(let again) = user.evaluator.evaluate(.catchUp, on: loaded, now: user.now),
+               case .decided(let held) = user.evaluator.evaluate(.catchUp, on: user.progress, now: user.now) {
+                #expect(again.writes.unlocks == held.writes.unlocks, "seed \(seed), step \(index)")
             }
         }
+        // GOAL is pushed once a week at most, for a week that was met when it was pushed.
+        let goalWeeks = user.events.compactMap { event -> ISOWeek? in
+            guard case .weeklyGoalMet(let streak) = event else { return nil }
+            #expect(streak.met && streak.thisWeek >= streak.goal, "seed \(seed)")
+            return streak.week
+        }
+        #expect(Set(goalWeeks).count == goalWeeks.count, "seed \(seed): \(goalWeeks)")
     }
 
     /// One change of a random kind; refusals (a template without premium, a deleted activity) are part of the game.
@@ -51,9 +64,10 @@ import Testing
             case 52..<56:
                 try user.apply(.report(ReportedFact(.event(name: "share"), id: "event-\(random.below(1000))", at: nil)))
             case 56..<62:
-                switch random.below(3) {
+                switch random.below(4) {
                 case 0: try user.apply(.changeSettings(SettingsChange(restDay: .some(Weekday(rawValue: 1 + random.below(7))))))
                 case 1: try user.apply(.changeSettings(SettingsChange(vacation: random.below(2) == 0)))
+                case 2: try user.apply(.changeSettings(SettingsChange(weeklyGoal: 1 + random.below(7))))
                 default: try user.apply(.changeSettings(SettingsChange(timeZone: Self.zones[random.below(Self.zones.count)])))
                 }
             case 62..<72:

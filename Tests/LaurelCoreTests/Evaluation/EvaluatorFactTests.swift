@@ -125,6 +125,7 @@ import Testing
         case .challengeCompleted: "challenge"
         case .levelReached: "level"
         case .streak: "streak"
+        case .weeklyGoalMet: "goal"
         }
     }
 }

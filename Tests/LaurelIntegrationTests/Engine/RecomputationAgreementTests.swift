@@ -42,6 +42,8 @@ import Testing
                 case 15:
                     let weekday = LocalDay(of: now, in: zone).adding(days: 2).weekday
                     Engine.ok(try await client.request("SETTINGS", ["rest_day": .string(weekday.name)]))
+                case 20:
+                    Engine.ok(try await client.request("SETTINGS", ["weekly_goal": .int(1 + Int(seed % 4))]))
                 case 24:
                     Engine.ok(try await client.request("SETTINGS", ["vacation": true]))
                 case 27:

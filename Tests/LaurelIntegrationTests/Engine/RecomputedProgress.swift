@@ -35,12 +35,13 @@ struct RecomputedProgress {
             }
             var settings = StreakSettingsHistory()
             for row in try connection.query(
-                "SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, rest_day, vacation FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id",
+                "SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, rest_day, vacation, weekly_goal FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id",
                 [userID])
             {
                 let day = LocalDay(try row.string("day")) ?? LocalDay(daysSince1970: 0)
                 settings.setRestDay(try row.optionalInt("rest_day").flatMap(Weekday.init(rawValue:)), from: day)
                 settings.setVacation(try row.bool("vacation"), from: day)
+                settings.setWeeklyGoal(try row.int("weekly_goal"), from: day)
             }
             let unlocked = Set(try connection.query(
                 "SELECT achievement_id FROM laurel.unlocks WHERE user_id = $1::bigint", [userID]).map { try $0.string("achievement_id") })
@@ -70,6 +71,14 @@ struct RecomputedProgress {
         .object(streak.json)
     }
 
+    /// WSTREAK as PROFILE shows it.
+    static func json(_ streak: WeeklyGoalStreak) -> JSONValue {
+        [
+            "goal": .int(streak.goal), "current": .int(streak.current), "longest": .int(streak.longest),
+            "this_week": .int(streak.thisWeek), "met": .bool(streak.met), "at_risk": .bool(streak.atRisk),
+        ]
+    }
+
     /// Checks PROFILE and ACHIEVEMENTS (with hidden ones) against these figures.
     func expectAgreement(
         with client: LineClient, catalog: Catalog, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
@@ -84,6 +93,7 @@ struct RecomputedProgress {
         let worthXP = AchievementEvaluator.unlocksWorthXP(unlocked, listed: catalog.achievements)
         #expect(profile["unlocked"]?.intValue == worthXP.count, "\(label): unlocked", sourceLocation: sourceLocation)
         #expect(profile["streak"] == Self.json(recomputation.streak.state), "\(label): streak", sourceLocation: sourceLocation)
+        #expect(profile["weekly_streak"] == Self.json(recomputation.weeklyGoalStreak), "\(label): weekly streak", sourceLocation: sourceLocation)
         var byActivity = JSONObject()
         for (activity, figures) in measures.activities.sorted(by: { $0.key < $1.key }) { byActivity[activity] = .int(figures.total) }
         let totals: JSONValue = ["logs": .int(measures.totalLogs), "active_days": .int(measures.activeDays), "by_activity": .object(byActivity)]

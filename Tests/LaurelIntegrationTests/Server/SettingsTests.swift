@@ -14,17 +14,17 @@ import Testing
         try await TestServer.run { port in
             let client = try await LineClient.authenticated(port: port, token: user.token)
             let initial = try await client.request("SETTINGS")
-            #expect(initial.okObject == ["time_zone": "UTC", "rest_day": .null, "vacation": false])
+            #expect(initial.okObject == ["time_zone": "UTC", "rest_day": .null, "vacation": false, "weekly_goal": 3])
             #expect(try await client.request("SETTINGS", [:]).okObject == initial.okObject, "an empty object only reads")
 
             let zone = try await client.request("SETTINGS", ["time_zone": "America/New_York"])
-            #expect(zone.okObject == ["time_zone": "America/New_York", "rest_day": .null, "vacation": false])
+            #expect(zone.okObject == ["time_zone": "America/New_York", "rest_day": .null, "vacation": false, "weekly_goal": 3])
             let rest = try await client.request("SETTINGS", ["rest_day": "sunday"])
-            #expect(rest.okObject == ["time_zone": "America/New_York", "rest_day": "sunday", "vacation": false])
+            #expect(rest.okObject == ["time_zone": "America/New_York", "rest_day": "sunday", "vacation": false, "weekly_goal": 3])
             let vacation = try await client.request("SETTINGS", ["vacation": true, "time_zone": "Asia/Tokyo"])
-            #expect(vacation.okObject == ["time_zone": "Asia/Tokyo", "rest_day": "sunday", "vacation": true])
+            #expect(vacation.okObject == ["time_zone": "Asia/Tokyo", "rest_day": "sunday", "vacation": true, "weekly_goal": 3])
             let cleared = try await client.request("SETTINGS", ["rest_day": .null, "vacation": false])
-            #expect(cleared.okObject == ["time_zone": "Asia/Tokyo", "rest_day": .null, "vacation": false])
+            #expect(cleared.okObject == ["time_zone": "Asia/Tokyo", "rest_day": .null, "vacation": false, "weekly_goal": 3])
             #expect(try await client.request("SETTINGS").okObject == cleared.okObject)
 
             // Another connection sees the change, AUTH included.
@@ -56,11 +56,15 @@ import Testing
                     Refusal(verb: "SETTINGS", argument: ["rest_day": 7], code: "invalid_argument", field: "rest_day", because: "a number"),
                     Refusal(verb: "SETTINGS", argument: ["vacation": "true"], code: "invalid_argument", field: "vacation", because: "a string"),
                     Refusal(verb: "SETTINGS", argument: ["vacation": .null], code: "invalid_argument", field: "vacation", because: "null"),
+                    Refusal(verb: "SETTINGS", argument: ["weekly_goal": 0], code: "invalid_argument", field: "weekly_goal", because: "below 1"),
+                    Refusal(verb: "SETTINGS", argument: ["weekly_goal": 8], code: "invalid_argument", field: "weekly_goal", because: "above 7"),
+                    Refusal(verb: "SETTINGS", argument: ["weekly_goal": "3"], code: "invalid_argument", field: "weekly_goal", because: "a string"),
+                    Refusal(verb: "SETTINGS", argument: ["weekly_goal": 2.5], code: "invalid_argument", field: "weekly_goal", because: "a fraction"),
                     Refusal(verb: "SETTINGS", argument: ["timezone": "UTC"], code: "invalid_argument", field: "timezone",
                             because: "an unknown field"),
                 ],
                 storedRows: { try await Self.settingsRows(user) })
-            #expect(try await client.request("SETTINGS").okObject == ["time_zone": "UTC", "rest_day": .null, "vacation": false])
+            #expect(try await client.request("SETTINGS").okObject == ["time_zone": "UTC", "rest_day": .null, "vacation": false, "weekly_goal": 3])
         }
     }
 }

@@ -7,6 +7,8 @@ public enum AchievementRule: Hashable, Sendable, Codable {
     case activityTotal(activity: String)
     /// The longest daily streak.
     case streak
+    /// The longest weekly goal streak.
+    case weeklyStreak
     /// The longest streak of days on which the activity was logged (no freezes).
     case activityStreak(activity: String)
     /// The largest sum of `amount` of the activity on one local day.
@@ -39,6 +41,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case totalLogs = "total_logs"
         case activityTotal = "activity_total"
         case streak
+        case weeklyStreak = "weekly_streak"
         case activityStreak = "activity_streak"
         case bestDay = "best_day"
         case bestWeek = "best_week"
@@ -59,6 +62,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case .totalLogs: .totalLogs
         case .activityTotal: .activityTotal
         case .streak: .streak
+        case .weeklyStreak: .weeklyStreak
         case .activityStreak: .activityStreak
         case .bestDay: .bestDay
         case .bestWeek: .bestWeek

@@ -2,6 +2,8 @@
 /// with one new fact at a time without reading the history. The server keeps it in the user's session and stores
 /// it (it is `Codable`) now and then as a snapshot.
 ///
+/// The measures that depend on today (the weekly goal streak's) come with `weeklyGoalStreak(today:settings:)`.
+///
 /// What it can take incrementally: new logs (backfilled ones too, on any day), new lesson completions and new
 /// events. What needs `init(rebuildingFrom:settings:speedWindows:)` (a full recomputation) instead: deleting a
 /// log, and a settings change effective before the last active day (see `acceptsSettingsChange`); a newly
@@ -27,6 +29,7 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
     private var events: [String: Int] = [:]
     private var speeds: [SpeedWindow: Int] = [:]
     private var streak = StreakWalker(usesFreezes: true)
+    private var weeklyGoal = WeeklyGoalWalker()
 
     /// An empty state tracking these speed windows.
     public init(speedWindows: Set<SpeedWindow> = []) {
@@ -132,12 +135,28 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         return streak.state(today: today, settings: settings, events: &ignored)
     }
 
+    /// The weekly goal streak today.
+    /// - Parameters:
+    ///   - today: the user's local date now.
+    ///   - settings: the rest-day, vacation and weekly-goal history.
+    public func weeklyGoalStreak(today: LocalDay, settings: StreakSettingsHistory) -> WeeklyGoalStreak {
+        weeklyGoal.state(today: today, activeDays: activeDays, settings: settings)
+    }
+
     /// The last local day through which the daily streak keeps its length without new activity (nil: for good);
     /// see `StreakWalker.holdsThrough(settings:)`. Stored with the figures so that SQL can tell today's streak.
     public func streakHoldsThrough(settings: StreakSettingsHistory) -> LocalDay? {
         streak.holdsThrough(settings: settings)
     }
 
+    /// Every measure on `today`: `measures` and the weekly goal streak's, the one that depends on the day.
+    public func measures(today: LocalDay, settings: StreakSettingsHistory) -> ProgressMeasures {
+        var measures = measures
+        measures.longestWeeklyStreak = weeklyGoalStreak(today: today, settings: settings).longest
+        return measures
+    }
+
+    /// Every measure that follows from the facts alone (all but the weekly goal streak's, left 0).
     public var measures: ProgressMeasures {
         var measures = ProgressMeasures()
         measures.totalLogs = totalLogs
@@ -178,6 +197,7 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         } else {
             streak = StreakCalculator.walk(activeDays: activeDays, settings: settings, today: day).walker
         }
+        weeklyGoal.recordActive(day, activeDays: activeDays, settings: settings)
     }
 }
 

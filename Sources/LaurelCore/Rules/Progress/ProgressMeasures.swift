@@ -17,14 +17,17 @@ public struct ActivityMeasures: Hashable, Sendable, Codable {
 }
 
 /// Every figure the achievement rules measure, derived from a user's facts (by `ProgressRecomputation` or
-/// `ProgressAccumulator`, which must agree). None of these depend on today; the `level` measure is supplied
-/// at evaluation because it depends on unlocks.
+/// `ProgressAccumulator`, which must agree). Only the weekly goal streak depends on today; the `level` measure is
+/// supplied at evaluation because it depends on unlocks.
 public struct ProgressMeasures: Hashable, Sendable, Codable {
     public var totalLogs = 0
     public var activeDays = 0
     /// Distinct lessons completed.
     public var completedLessons = 0
     public var longestStreak = 0
+    /// The longest weekly goal streak, the current week included once it is met (so it depends on today: see
+    /// `UserProgress.measures(at:)`).
+    public var longestWeeklyStreak = 0
     public var perfectWeeks = 0
     public var dayVariety = 0
     public var busiestDay = 0
@@ -60,6 +63,7 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
         case .totalLogs: totalLogs
         case .activityTotal(let activity): activities[activity]?.total ?? 0
         case .streak: longestStreak
+        case .weeklyStreak: longestWeeklyStreak
         case .activityStreak(let activity): activities[activity]?.longestStreak ?? 0
         case .bestDay(let activity): activities[activity]?.bestDay ?? 0
         case .bestWeek(let activity): activities[activity]?.bestWeek ?? 0

@@ -5,6 +5,8 @@ public struct ProgressRecomputation: Sendable {
     public let measures: ProgressMeasures
     /// The daily streak walk up to today, with its events.
     public let streak: StreakCalculator.Walk
+    /// The weekly goal streak walked from the first active week to today.
+    public let weeklyGoalStreak: WeeklyGoalStreak
 
     /// - Parameters:
     ///   - facts: live logs, lesson completions and events.
@@ -43,6 +45,9 @@ public struct ProgressRecomputation: Sendable {
 
         let streak = StreakCalculator.walk(activeDays: activeDays, settings: settings, today: today)
         measures.longestStreak = streak.state.longest
+        let weeklyGoalStreak = WeeklyGoalWalker.fromStart(activeDays: activeDays.sorted(), settings: settings)
+            .state(today: today, activeDays: activeDays.sorted(), settings: settings)
+        measures.longestWeeklyStreak = weeklyGoalStreak.longest
 
         for window in speedWindows {
             measures.speeds[window] = window.best(in: logsByActivity[window.activity] ?? [])
@@ -58,5 +63,6 @@ public struct ProgressRecomputation: Sendable {
 
         self.measures = measures
         self.streak = streak
+        self.weeklyGoalStreak = weeklyGoalStreak
     }
 }

@@ -93,6 +93,25 @@ import Testing
         }
     }
 
+    /// A move from Kiritimati (UTC+14) to Pago Pago (UTC-11) puts today's log a day or two after the new today: it
+    /// stays on its own day and week, and counts for no week until that day comes.
+    @Test func aMoveWestLeavesTodaysLogAheadOfToday() async throws {
+        let user = try await LaurelTestDatabase.createUser("weekly-move", timeZone: "Pacific/Kiritimati")
+        let pagoPago = TimeZone(identifier: "Pacific/Pago_Pago")!
+        try await TestServer.run { port in
+            let client = try await PushRecorder.authenticated(port: port, token: user.token)
+            let logged = Engine.ok(try await client.request("LOG", Engine.log("squats", id: "ahead")))
+            Engine.ok(try await client.request("LOG", Engine.log("squats", at: Date().addingTimeInterval(-8 * 86_400))))
+            Engine.ok(try await client.request("SETTINGS", ["time_zone": "Pacific/Pago_Pago"]))
+            let day = try #require(logged["log"]?["day"]?.stringValue.flatMap(LocalDay.init))
+            #expect(day > TestClock.today(in: pagoPago))
+            let profile = Engine.ok(try await client.request("PROFILE"))
+            #expect(Self.weekly(profile).thisWeek == 0)
+            try await RecomputedProgress.read(user, zone: pagoPago, catalog: Self.standfit)
+                .expectAgreement(with: client.client, catalog: Self.standfit, "moved west")
+        }
+    }
+
     /// Two weeks ago the user was on vacation for a day (settings history written as a session would have, on that
     /// day): that week, missed, keeps the streak; without the vacation it breaks it.
     @Test func aVacationDayKeepsAMissedWeek() async throws {

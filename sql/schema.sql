@@ -11,7 +11,8 @@ CREATE FUNCTION laurel.account_document(p_user bigint) RETURNS json
         'user', (SELECT json_build_object('id', u.id::text, 'name', u.name, 'created_at', u.created_at, 'last_seen_at', u.last_seen_at,
                                           'trial_used', u.trial_used) FROM laurel.users u WHERE u.id = p_user),
         'settings', coalesce((SELECT json_agg(json_build_object('changed_at', s.changed_at, 'effective_day', s.effective_day,
-                     'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation, 'weekly_goal', s.weekly_goal) ORDER BY s.id)
+                     'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation, 'weekly_goal', s.weekly_goal,
+                     'reminder_window_minutes', s.reminder_window_minutes) ORDER BY s.id)
                      FROM laurel.settings s WHERE s.user_id = p_user), '[]'),
         'subscriptions', coalesce((SELECT json_agg(json_build_object('kind', s.kind, 'starts_at', s.starts_at, 'ends_at', s.ends_at,
                      'revoked_at', s.revoked_at) ORDER BY s.id) FROM laurel.subscriptions s WHERE s.user_id = p_user), '[]'),
@@ -25,6 +26,8 @@ CREATE FUNCTION laurel.account_document(p_user bigint) RETURNS json
                      FROM laurel.lesson_completions c WHERE c.user_id = p_user), '[]'),
         'events', coalesce((SELECT json_agg(json_build_object('id', e.id, 'name', e.name, 'at', e.at) ORDER BY e.at, e.seq)
                      FROM laurel.reported_events e WHERE e.user_id = p_user), '[]'),
+        'reminders', coalesce((SELECT json_agg(json_build_object('id', r.id, 'at', r.at, 'day', r.day, 'window_minutes', r.window_minutes)
+                     ORDER BY r.at, r.seq) FROM laurel.reminders r WHERE r.user_id = p_user), '[]'),
         'templates', coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'activity', t.activity_id, 'type', t.type,
                      'tiers', t.tiers, 'active', t.active, 'inactive_reason', t.inactive_reason, 'created_at', t.created_at,
                      'updated_at', t.updated_at) ORDER BY t.created_at, t.id) FROM laurel.templates t WHERE t.user_id = p_user), '[]'),
@@ -217,6 +220,7 @@ BEGIN
     DELETE FROM laurel.logs WHERE user_id = p_user;
     DELETE FROM laurel.lesson_completions WHERE user_id = p_user;
     DELETE FROM laurel.reported_events WHERE user_id = p_user;
+    DELETE FROM laurel.reminders WHERE user_id = p_user;
     DELETE FROM laurel.unlocks WHERE user_id = p_user;
     DELETE FROM laurel.pushes WHERE user_id = p_user;
     DELETE FROM laurel.challenges WHERE user_id = p_user;
@@ -300,17 +304,17 @@ CREATE FUNCTION laurel.rfc3339(p_at timestamp with time zone) RETURNS text
       FROM (SELECT date_trunc('milliseconds', (p_at AT TIME ZONE 'UTC') + interval '0.5 milliseconds') AS utc) rounded;
 $$;
 
-CREATE FUNCTION laurel.save_snapshot(p_user bigint, p_version bigint, p_last_log_seq bigint, p_last_lesson_seq bigint, p_last_event_seq bigint, p_state text) RETURNS boolean
+CREATE FUNCTION laurel.save_snapshot(p_user bigint, p_version bigint, p_last_log_seq bigint, p_last_lesson_seq bigint, p_last_event_seq bigint, p_last_reminder_seq bigint, p_state text) RETURNS boolean
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    INSERT INTO laurel.progress_snapshots AS s (user_id, version, last_log_seq, last_lesson_seq, last_event_seq, state)
-    SELECT p_user, p_version, p_last_log_seq, p_last_lesson_seq, p_last_event_seq, p_state::json
+    INSERT INTO laurel.progress_snapshots AS s (user_id, version, last_log_seq, last_lesson_seq, last_event_seq, last_reminder_seq, state)
+    SELECT p_user, p_version, p_last_log_seq, p_last_lesson_seq, p_last_event_seq, p_last_reminder_seq, p_state::json
       FROM laurel.progress g
      WHERE g.user_id = p_user AND g.rebuilt_version <= p_version AND g.version >= p_version
     ON CONFLICT (user_id) DO UPDATE
        SET version = EXCLUDED.version, last_log_seq = EXCLUDED.last_log_seq, last_lesson_seq = EXCLUDED.last_lesson_seq,
-           last_event_seq = EXCLUDED.last_event_seq, state = EXCLUDED.state
+           last_event_seq = EXCLUDED.last_event_seq, last_reminder_seq = EXCLUDED.last_reminder_seq, state = EXCLUDED.state
      WHERE s.version < EXCLUDED.version;
     RETURN FOUND;
 END $$;
@@ -341,7 +345,8 @@ BEGIN
                    n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
                    fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
                    at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response json,
-                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_day date,
+                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_window smallint,
+                   settings_day date, window_minutes smallint, answered boolean,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
                    unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
@@ -360,6 +365,8 @@ BEGIN
               SELECT c.id FROM laurel.lesson_completions c WHERE p.fact_kind = 'lesson' AND c.user_id = p.user_id AND c.id = p.fact_id
               UNION ALL
               SELECT e.id FROM laurel.reported_events e WHERE p.fact_kind = 'event' AND e.user_id = p.user_id AND e.id = p.fact_id
+              UNION ALL
+              SELECT r.id FROM laurel.reminders r WHERE p.fact_kind = 'reminder' AND r.user_id = p.user_id AND r.id = p.fact_id
               LIMIT 1
           ) AS seen ON true
     ), bumped AS (
@@ -397,7 +404,8 @@ BEGIN
                CASE parts.fact_kind
                    WHEN 'log' THEN nextval('laurel.logs_seq_seq')
                    WHEN 'lesson' THEN nextval('laurel.lesson_completions_seq_seq')
-                   WHEN 'event' THEN nextval('laurel.reported_events_seq_seq') END AS new_fact_seq
+                   WHEN 'event' THEN nextval('laurel.reported_events_seq_seq')
+                   WHEN 'reminder' THEN nextval('laurel.reminders_seq_seq') END AS new_fact_seq
           FROM parts JOIN bumped ON bumped.bumped_user = parts.user_id
     ), new_logs AS (
         INSERT INTO laurel.logs (user_id, id, seq, activity_id, amount, at, day, local_hour, note, requested_at, response)
@@ -417,6 +425,12 @@ BEGIN
         SELECT s.user_id, s.fact_id, s.new_fact_seq, s.event, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
                'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
           FROM stored s WHERE s.fact_kind = 'event'
+    ), new_reminders AS (
+        INSERT INTO laurel.reminders (user_id, id, seq, at, day, window_minutes, answered, requested_at, response)
+        OVERRIDING SYSTEM VALUE
+        SELECT s.user_id, s.fact_id, s.new_fact_seq, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+               s.window_minutes, s.answered, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
+          FROM stored s WHERE s.fact_kind = 'reminder'
     ), deleted_logs AS (
         -- Rows that existing tables hold are reached by index conditions on arrays computed once from the batch
         -- (empty when no part deletes anything), here and below: a plan made while a table was small would
@@ -427,8 +441,10 @@ BEGIN
            AND l.id = ANY (ARRAY(SELECT t.deleted_log FROM stored t WHERE t.deleted_log IS NOT NULL))
            AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
     ), new_settings AS (
-        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation, weekly_goal)
-        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal
+        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation, weekly_goal,
+                                     reminder_window_minutes)
+        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal,
+               s.settings_window
           FROM stored s WHERE s.settings_zone IS NOT NULL
     ), activities AS (
         INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)
@@ -482,15 +498,17 @@ BEGIN
     ), snapshots AS (
         -- The last seqs name the newest facts the state counts (a log deleted in this statement is still seen as
         -- live here: it has an earlier seq than any log a later session adds, so it is never added again).
-        INSERT INTO laurel.progress_snapshots AS p (user_id, version, last_log_seq, last_lesson_seq, last_event_seq, state)
+        INSERT INTO laurel.progress_snapshots AS p (user_id, version, last_log_seq, last_lesson_seq, last_event_seq, last_reminder_seq, state)
         SELECT s.user_id, s.bumped_version,
                (SELECT coalesce(max(l.seq), 0) FROM laurel.logs l WHERE l.user_id = s.user_id AND l.deleted_at IS NULL),
                (SELECT coalesce(max(c.seq), 0) FROM laurel.lesson_completions c WHERE c.user_id = s.user_id),
                (SELECT coalesce(max(e.seq), 0) FROM laurel.reported_events e WHERE e.user_id = s.user_id),
+               (SELECT coalesce(max(r.seq), 0) FROM laurel.reminders r WHERE r.user_id = s.user_id),
                s.snapshot::json
           FROM stored s WHERE s.snapshot IS NOT NULL
         ON CONFLICT (user_id) DO UPDATE SET version = EXCLUDED.version, last_log_seq = EXCLUDED.last_log_seq,
-            last_lesson_seq = EXCLUDED.last_lesson_seq, last_event_seq = EXCLUDED.last_event_seq, state = EXCLUDED.state
+            last_lesson_seq = EXCLUDED.last_lesson_seq, last_event_seq = EXCLUDED.last_event_seq,
+            last_reminder_seq = EXCLUDED.last_reminder_seq, state = EXCLUDED.state
     )
     SELECT CASE WHEN s.user_id IS NOT NULL THEN 'committed'
                 WHEN p.taken THEN 'duplicate'
@@ -744,7 +762,8 @@ CREATE TABLE laurel.progress_snapshots (
     last_log_seq bigint NOT NULL,
     last_lesson_seq bigint NOT NULL,
     last_event_seq bigint NOT NULL,
-    state json NOT NULL
+    state json NOT NULL,
+    last_reminder_seq bigint DEFAULT 0 NOT NULL
 );
 
 CREATE TABLE laurel.pushes (
@@ -753,6 +772,30 @@ CREATE TABLE laurel.pushes (
     kind text NOT NULL,
     data json NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE laurel.reminders (
+    user_id bigint NOT NULL,
+    id text NOT NULL,
+    seq bigint NOT NULL,
+    at timestamp with time zone NOT NULL,
+    day date NOT NULL,
+    window_minutes smallint NOT NULL,
+    answered boolean NOT NULL,
+    requested_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    response json NOT NULL,
+    CONSTRAINT reminders_id_check CHECK (((length(id) >= 1) AND (length(id) <= 128))),
+    CONSTRAINT reminders_window_minutes_check CHECK (((window_minutes >= 5) AND (window_minutes <= 240)))
+);
+
+ALTER TABLE laurel.reminders ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME laurel.reminders_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 CREATE TABLE laurel.reported_events (
@@ -805,6 +848,8 @@ CREATE TABLE laurel.settings (
     rest_day smallint,
     vacation boolean DEFAULT false NOT NULL,
     weekly_goal smallint DEFAULT 3 NOT NULL,
+    reminder_window_minutes smallint DEFAULT 30 NOT NULL,
+    CONSTRAINT settings_reminder_window_minutes_check CHECK (((reminder_window_minutes >= 5) AND (reminder_window_minutes <= 240))),
     CONSTRAINT settings_rest_day_check CHECK (((rest_day >= 1) AND (rest_day <= 7))),
     CONSTRAINT settings_weekly_goal_check CHECK (((weekly_goal >= 1) AND (weekly_goal <= 7)))
 );
@@ -931,6 +976,9 @@ ALTER TABLE ONLY laurel.progress_snapshots
 ALTER TABLE ONLY laurel.pushes
     ADD CONSTRAINT pushes_pkey PRIMARY KEY (user_id, seq);
 
+ALTER TABLE ONLY laurel.reminders
+    ADD CONSTRAINT reminders_pkey PRIMARY KEY (user_id, id);
+
 ALTER TABLE ONLY laurel.reported_events
     ADD CONSTRAINT reported_events_pkey PRIMARY KEY (user_id, id);
 
@@ -968,6 +1016,8 @@ CREATE INDEX lesson_completions_user_seq ON laurel.lesson_completions USING btre
 CREATE INDEX logs_user_at ON laurel.logs USING btree (user_id, at DESC, seq DESC) WHERE (deleted_at IS NULL);
 
 CREATE INDEX logs_user_seq ON laurel.logs USING btree (user_id, seq) WHERE (deleted_at IS NULL);
+
+CREATE INDEX reminders_user_seq ON laurel.reminders USING btree (user_id, seq);
 
 CREATE INDEX reported_events_user_seq ON laurel.reported_events USING btree (user_id, seq);
 

@@ -9,7 +9,7 @@ import LaurelCore
 /// derives, and it is written when a session ends or a write recomputes it, never per LOG.
 public struct ProgressSnapshot: Sendable {
     /// Bumped when the stored form changes, or what it counts; an older form is rebuilt from the facts.
-    public static let formatVersion = 5
+    public static let formatVersion = 6
 
     public var version: Int64
     public var seqs: FactSeqs

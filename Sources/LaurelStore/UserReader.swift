@@ -32,6 +32,8 @@ public protocol UserReader {
     func log(id: String) throws -> StoredLog?
     /// Live logs of one activity whose `at` lies in the closed interval.
     func logFacts(activity: String, from: Date, through: Date) throws -> [LoggedFact]
+    /// Live logs of any activity whose `at` lies between `from` and `through` (inclusive): a reminder's window.
+    func logFacts(from: Date, through: Date) throws -> [LoggedFact]
 
     /// A page of live logs, newest first (LOGS).
     func logs(_ query: LogQuery) throws -> [ListedLog]
@@ -65,21 +67,26 @@ public struct UserStanding: Sendable, Equatable {
     }
 }
 
-/// The newest log, lesson completion and event a running state counts, by their seqs (the order of storing).
+/// The newest log, lesson completion, event and reminder a running state counts, by their seqs (the order of
+/// storing).
 public struct FactSeqs: Sendable, Equatable {
     public var log: Int64
     public var lesson: Int64
     public var event: Int64
+    public var reminder: Int64
 
-    public init(log: Int64 = 0, lesson: Int64 = 0, event: Int64 = 0) {
+    public init(log: Int64 = 0, lesson: Int64 = 0, event: Int64 = 0, reminder: Int64 = 0) {
         self.log = log
         self.lesson = lesson
         self.event = event
+        self.reminder = reminder
     }
 
     /// The newer of each.
     public func merged(with other: FactSeqs) -> FactSeqs {
-        FactSeqs(log: max(log, other.log), lesson: max(lesson, other.lesson), event: max(event, other.event))
+        FactSeqs(
+            log: max(log, other.log), lesson: max(lesson, other.lesson), event: max(event, other.event),
+            reminder: max(reminder, other.reminder))
     }
 }
 

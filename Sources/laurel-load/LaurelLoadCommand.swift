@@ -38,6 +38,8 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     @Flag(help: "Keep the load users afterwards instead of deleting them.") var keepUsers = false
     @Option(help: "Give each user this many past logs first (stored through SQL, spread over the past year), to measure logging against a long history.")
     var seedLogs = 0
+    @Option(help: "Give each user this many past reminders first (stored through SQL, spread over the past year, none answered), to measure logging against many reminders.")
+    var seedReminders = 0
     @Option(help: "Backfill every LOG: the n-th LOG of a connection is dated n mod N + 1 days before it is sent (1: all yesterday; 25: spread over the 25 days before today).")
     var backfillDays = 0
 
@@ -89,6 +91,10 @@ struct LaurelLoadCommand: AsyncParsableCommand {
             if seedLogs > 0 {
                 Self.status("storing \(seedLogs) past logs for each user")
                 try await roster.seedHistory(of: created, logs: seedLogs, activity: activity)
+            }
+            if seedReminders > 0 {
+                Self.status("storing \(seedReminders) past reminders for each user")
+                try await roster.seedReminders(of: created, count: seedReminders)
             }
         } catch {
             _ = try? await roster.removeAll()

@@ -77,6 +77,23 @@ struct LoadUserRoster: Sendable {
         }
     }
 
+    /// Stores `count` past reminders for each user, spread evenly over the year before now (none answered: the seeded
+    /// logs lie elsewhere), and drops the saved snapshot so that the server's next load walks them all.
+    func seedReminders(of users: [LoadUser], count: Int) async throws {
+        let prefix = namePrefix
+        for user in users {
+            try await pool.transaction { connection in
+                try connection.execute("""
+                    INSERT INTO laurel.reminders (user_id, id, at, day, window_minutes, answered, response)
+                    SELECT $1::bigint, $2::text || n, t, (t AT TIME ZONE $4::text)::date, 30, false, '{}'::json
+                      FROM generate_series(1, $3::int) AS n
+                     CROSS JOIN LATERAL (SELECT now() - interval '1 day' - (n * interval '365 days' / $3::int) - interval '7 minutes' AS t) AS moment
+                    """, [.int(user.userID), .text("\(prefix)reminder-"), .int(count), .text(timeZone)])
+                try connection.execute("DELETE FROM laurel.progress_snapshots WHERE user_id = $1::bigint", [.int(user.userID)])
+            }
+        }
+    }
+
     /// Deletes the run's users with everything stored about them. It finds them by their name prefix, so it
     /// also cleans up after a creation that failed half-way.
     func removeAll() async throws -> Int {

@@ -105,6 +105,11 @@ import Testing
         #expect(request(#"EVENT {"name":"share"}"#) == AnyHashable(EventRequest(name: "share")))
         #expect(invalidField(#"EVENT {"name":""}"#) == "name")
         #expect(invalidField(#"EVENT {"name":"share","id":""}"#) == "id")
+        #expect(request("REMINDER") == AnyHashable(ReminderRequest()))
+        #expect(request(#"REMINDER {"at":"2026-01-01T00:00:00Z","id":"r1"}"#) == AnyHashable(ReminderRequest(at: at, id: "r1")))
+        #expect(invalidField(#"REMINDER {"at":"yesterday"}"#) == "at")
+        #expect(invalidField(#"REMINDER {"id":""}"#) == "id")
+        #expect(invalidField(#"REMINDER {"id":"r","window":5}"#) == "window")
     }
 
     @Test func logDeleteNeedsAnID() {

@@ -36,6 +36,10 @@ import Testing
         #expect((request(#"SETTINGS {"rest_day":null}"#) as? SettingsRequest)?.isReadOnly == false)
         #expect(request(#"SETTINGS {"weekly_goal":7}"#) == AnyHashable(SettingsRequest(weeklyGoal: 7)))
         #expect((request(#"SETTINGS {"weekly_goal":1}"#) as? SettingsRequest)?.isReadOnly == false)
+        #expect(request(#"SETTINGS {"reminder_window_minutes":240}"#) == AnyHashable(SettingsRequest(reminderWindowMinutes: 240)))
+        for bad in ["4", "241", "\"30\"", "null"] {
+            #expect(invalidField("SETTINGS {\"reminder_window_minutes\":\(bad)}") == "reminder_window_minutes", "\(bad)")
+        }
         for bad in ["0", "8", "\"3\"", "null", "2.5"] {
             #expect(invalidField("SETTINGS {\"weekly_goal\":\(bad)}") == "weekly_goal", "\(bad)")
         }

@@ -6,7 +6,8 @@ LANGUAGE sql STABLE AS $$
         'user', (SELECT json_build_object('id', u.id::text, 'name', u.name, 'created_at', u.created_at, 'last_seen_at', u.last_seen_at,
                                           'trial_used', u.trial_used) FROM laurel.users u WHERE u.id = p_user),
         'settings', coalesce((SELECT json_agg(json_build_object('changed_at', s.changed_at, 'effective_day', s.effective_day,
-                     'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation, 'weekly_goal', s.weekly_goal) ORDER BY s.id)
+                     'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation, 'weekly_goal', s.weekly_goal,
+                     'reminder_window_minutes', s.reminder_window_minutes) ORDER BY s.id)
                      FROM laurel.settings s WHERE s.user_id = p_user), '[]'),
         'subscriptions', coalesce((SELECT json_agg(json_build_object('kind', s.kind, 'starts_at', s.starts_at, 'ends_at', s.ends_at,
                      'revoked_at', s.revoked_at) ORDER BY s.id) FROM laurel.subscriptions s WHERE s.user_id = p_user), '[]'),
@@ -20,6 +21,8 @@ LANGUAGE sql STABLE AS $$
                      FROM laurel.lesson_completions c WHERE c.user_id = p_user), '[]'),
         'events', coalesce((SELECT json_agg(json_build_object('id', e.id, 'name', e.name, 'at', e.at) ORDER BY e.at, e.seq)
                      FROM laurel.reported_events e WHERE e.user_id = p_user), '[]'),
+        'reminders', coalesce((SELECT json_agg(json_build_object('id', r.id, 'at', r.at, 'day', r.day, 'window_minutes', r.window_minutes)
+                     ORDER BY r.at, r.seq) FROM laurel.reminders r WHERE r.user_id = p_user), '[]'),
         'templates', coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'activity', t.activity_id, 'type', t.type,
                      'tiers', t.tiers, 'active', t.active, 'inactive_reason', t.inactive_reason, 'created_at', t.created_at,
                      'updated_at', t.updated_at) ORDER BY t.created_at, t.id) FROM laurel.templates t WHERE t.user_id = p_user), '[]'),

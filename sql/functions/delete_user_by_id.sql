@@ -10,6 +10,7 @@ BEGIN
     DELETE FROM laurel.logs WHERE user_id = p_user;
     DELETE FROM laurel.lesson_completions WHERE user_id = p_user;
     DELETE FROM laurel.reported_events WHERE user_id = p_user;
+    DELETE FROM laurel.reminders WHERE user_id = p_user;
     DELETE FROM laurel.unlocks WHERE user_id = p_user;
     DELETE FROM laurel.pushes WHERE user_id = p_user;
     DELETE FROM laurel.challenges WHERE user_id = p_user;

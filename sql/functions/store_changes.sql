@@ -8,10 +8,12 @@
 -- ordered by user (so that concurrent batches lock users' rows in one order), each with its place `n` in the batch:
 --   user_id, version         the user, and the version the write was decided against
 --   reloads, rebuilt         the write changed more than facts, unlocks and challenges / recomputed the running state
---   fact_kind ... response   a new log, lesson completion or event (fact_kind 'log', 'lesson' or 'event'), with the
---                            first answer replayed to retries (a JSON object, stored byte for byte as sent)
+--   fact_kind ... response   a new log, lesson completion, event or reminder (fact_kind 'log', 'lesson', 'event' or
+--                            'reminder', with window_minutes and answered), with the first answer replayed to
+--                            retries (a JSON object, stored byte for byte as sent)
 --   deleted_log              a log id to mark deleted
---   settings_*               new settings in force from settings_day (zone, rest day, vacation, weekly goal)
+--   settings_*               new settings in force from settings_day (zone, rest day, vacation, weekly goal,
+--                            reminder window)
 --   custom_activity          a custom activity created or changed: {"id","name","unit","icon","deleted"}
 --   templates                templates created or changed, deleted_templates and deleted_unlock_prefixes
 --   unlocks, decided_us      achievements unlocked, and the moment of the decision (unlocks, completions, choices)
@@ -42,7 +44,8 @@ BEGIN
                    n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
                    fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
                    at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response json,
-                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_day date,
+                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_window smallint,
+                   settings_day date, window_minutes smallint, answered boolean,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
                    unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
@@ -61,6 +64,8 @@ BEGIN
               SELECT c.id FROM laurel.lesson_completions c WHERE p.fact_kind = 'lesson' AND c.user_id = p.user_id AND c.id = p.fact_id
               UNION ALL
               SELECT e.id FROM laurel.reported_events e WHERE p.fact_kind = 'event' AND e.user_id = p.user_id AND e.id = p.fact_id
+              UNION ALL
+              SELECT r.id FROM laurel.reminders r WHERE p.fact_kind = 'reminder' AND r.user_id = p.user_id AND r.id = p.fact_id
               LIMIT 1
           ) AS seen ON true
     ), bumped AS (
@@ -98,7 +103,8 @@ BEGIN
                CASE parts.fact_kind
                    WHEN 'log' THEN nextval('laurel.logs_seq_seq')
                    WHEN 'lesson' THEN nextval('laurel.lesson_completions_seq_seq')
-                   WHEN 'event' THEN nextval('laurel.reported_events_seq_seq') END AS new_fact_seq
+                   WHEN 'event' THEN nextval('laurel.reported_events_seq_seq')
+                   WHEN 'reminder' THEN nextval('laurel.reminders_seq_seq') END AS new_fact_seq
           FROM parts JOIN bumped ON bumped.bumped_user = parts.user_id
     ), new_logs AS (
         INSERT INTO laurel.logs (user_id, id, seq, activity_id, amount, at, day, local_hour, note, requested_at, response)
@@ -118,6 +124,12 @@ BEGIN
         SELECT s.user_id, s.fact_id, s.new_fact_seq, s.event, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
                'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
           FROM stored s WHERE s.fact_kind = 'event'
+    ), new_reminders AS (
+        INSERT INTO laurel.reminders (user_id, id, seq, at, day, window_minutes, answered, requested_at, response)
+        OVERRIDING SYSTEM VALUE
+        SELECT s.user_id, s.fact_id, s.new_fact_seq, 'epoch'::timestamptz + s.at_us * interval '1 microsecond', s.day,
+               s.window_minutes, s.answered, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
+          FROM stored s WHERE s.fact_kind = 'reminder'
     ), deleted_logs AS (
         -- Rows that existing tables hold are reached by index conditions on arrays computed once from the batch
         -- (empty when no part deletes anything), here and below: a plan made while a table was small would
@@ -128,8 +140,10 @@ BEGIN
            AND l.id = ANY (ARRAY(SELECT t.deleted_log FROM stored t WHERE t.deleted_log IS NOT NULL))
            AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
     ), new_settings AS (
-        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation, weekly_goal)
-        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal
+        INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation, weekly_goal,
+                                     reminder_window_minutes)
+        SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal,
+               s.settings_window
           FROM stored s WHERE s.settings_zone IS NOT NULL
     ), activities AS (
         INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)
@@ -183,15 +197,17 @@ BEGIN
     ), snapshots AS (
         -- The last seqs name the newest facts the state counts (a log deleted in this statement is still seen as
         -- live here: it has an earlier seq than any log a later session adds, so it is never added again).
-        INSERT INTO laurel.progress_snapshots AS p (user_id, version, last_log_seq, last_lesson_seq, last_event_seq, state)
+        INSERT INTO laurel.progress_snapshots AS p (user_id, version, last_log_seq, last_lesson_seq, last_event_seq, last_reminder_seq, state)
         SELECT s.user_id, s.bumped_version,
                (SELECT coalesce(max(l.seq), 0) FROM laurel.logs l WHERE l.user_id = s.user_id AND l.deleted_at IS NULL),
                (SELECT coalesce(max(c.seq), 0) FROM laurel.lesson_completions c WHERE c.user_id = s.user_id),
                (SELECT coalesce(max(e.seq), 0) FROM laurel.reported_events e WHERE e.user_id = s.user_id),
+               (SELECT coalesce(max(r.seq), 0) FROM laurel.reminders r WHERE r.user_id = s.user_id),
                s.snapshot::json
           FROM stored s WHERE s.snapshot IS NOT NULL
         ON CONFLICT (user_id) DO UPDATE SET version = EXCLUDED.version, last_log_seq = EXCLUDED.last_log_seq,
-            last_lesson_seq = EXCLUDED.last_lesson_seq, last_event_seq = EXCLUDED.last_event_seq, state = EXCLUDED.state
+            last_lesson_seq = EXCLUDED.last_lesson_seq, last_event_seq = EXCLUDED.last_event_seq,
+            last_reminder_seq = EXCLUDED.last_reminder_seq, state = EXCLUDED.state
     )
     SELECT CASE WHEN s.user_id IS NOT NULL THEN 'committed'
                 WHEN p.taken THEN 'duplicate'

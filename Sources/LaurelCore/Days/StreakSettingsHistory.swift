@@ -10,14 +10,15 @@ public struct DatedSetting<Value: Hashable & Sendable & Codable>: Hashable, Send
     }
 }
 
-/// The history of the settings that shape the streak walks: the weekly rest day, vacation and the weekly goal. A
-/// day is judged by the settings in force on that day, so a change never rewrites earlier days. Before the first
-/// change there is no rest day, no vacation and the default goal; when several changes share a day the last one
-/// wins.
+/// The history of the settings that shape the streak walks: the weekly rest day, vacation, the weekly goal and the
+/// reminder window. A day is judged by the settings in force on that day, so a change never rewrites earlier days.
+/// Before the first change there is no rest day, no vacation and the default goal and window; when several changes
+/// share a day the last one wins.
 public struct StreakSettingsHistory: Hashable, Sendable, Codable {
     public private(set) var restDayChanges: [DatedSetting<Weekday?>]
     public private(set) var vacationChanges: [DatedSetting<Bool>]
     public private(set) var weeklyGoalChanges: [DatedSetting<Int>] = []
+    public private(set) var reminderWindowChanges: [DatedSetting<Int>] = []
 
     /// - Parameters:
     ///   - restDayChanges: rest-day changes in the order they were made (sorted here by day, stably).
@@ -45,6 +46,16 @@ public struct StreakSettingsHistory: Hashable, Sendable, Codable {
     /// The weekly goal in force on `day`.
     public func weeklyGoal(on day: LocalDay) -> Int {
         StreakSettingsHistory.value(on: day, in: weeklyGoalChanges) ?? UserSettings.defaultWeeklyGoal
+    }
+
+    /// Records a reminder window (minutes) in force from `day` (normally today).
+    public mutating func setReminderWindow(_ minutes: Int, from day: LocalDay) {
+        StreakSettingsHistory.insert(DatedSetting(effective: day, value: minutes), into: &reminderWindowChanges)
+    }
+
+    /// The reminder window in force on `day`, in minutes.
+    public func reminderWindow(on day: LocalDay) -> Int {
+        StreakSettingsHistory.value(on: day, in: reminderWindowChanges) ?? UserSettings.defaultReminderWindow
     }
 
     /// The rest day in force on `day`.

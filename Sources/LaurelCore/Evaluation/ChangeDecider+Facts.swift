@@ -10,6 +10,7 @@ extension ChangeDecider {
             guard Self.isSame(fact, as: stored, progress: progress, catalog: catalog) else {
                 throw .refused(.conflict("id \"\(key.id)\" was used for a different \(fact.kind.noun)"))
             }
+            if fact.kind == .reminder { return try replayReminder(id: key.id) }
             return .replayed(answer: stored.answer ?? "")
         }
         let at = fact.at ?? now
@@ -21,6 +22,7 @@ extension ChangeDecider {
             if let key, pieces.storedFacts[key] == nil { throw .needs([.storedFact(key.kind, id: key.id)]) }
             throw .refused(error)
         }
+        if case .reminder = new.content { return try recordReminder(new) }
 
         try trackSpeedWindows()
         var missing: Set<ProgressPiece> = []
@@ -47,6 +49,8 @@ extension ChangeDecider {
                 LessonCompletion(lesson: lesson.id, category: lesson.category, day: new.day), settings: progress.settingsHistory)
         case .event(let name):
             progress.accumulator.record(ReportedEvent(name: name, at: new.at))
+        case .reminder:
+            break
         }
         // Chosen with the fact counted: a week's target chosen late is capped at what the week can still hold, and
         // the fact's own day is active by then. (What the choice reads of the history lies before the period, which
@@ -79,6 +83,8 @@ extension ChangeDecider {
             content = .lesson(lesson)
         case .event(let name):
             content = .event(name: name)
+        case .reminder:
+            content = .reminder(windowMinutes: try reminderWindow(on: local.day), answered: false)
         }
         return NewFact(content: content, id: fact.id ?? evaluator.makeID(), at: at, day: local.day, requestedAt: fact.at)
     }
@@ -102,6 +108,8 @@ extension ChangeDecider {
             return lesson.id == id
         case (.event(let name), .event(let storedName)):
             return name == storedName
+        case (.reminder, .reminder):
+            return true
         default:
             return false
         }

@@ -10,6 +10,7 @@ extension ChangeDecider {
         if let restDay = change.restDay { next.restDay = restDay }
         if let vacation = change.vacation { next.vacation = vacation }
         if let goal = change.weeklyGoal { next.weeklyGoal = goal }
+        if let window = change.reminderWindowMinutes { next.reminderWindowMinutes = window }
         guard next != progress.settings else { return .settings(next) }
         let zone = TimeZone(identifier: next.timeZone) ?? .gmt
         let effective = LocalDay(of: now, in: zone)
@@ -18,7 +19,10 @@ extension ChangeDecider {
         progress.settingsHistory.setRestDay(next.restDay, from: effective)
         progress.settingsHistory.setVacation(next.vacation, from: effective)
         progress.settingsHistory.setWeeklyGoal(next.weeklyGoal, from: effective)
+        progress.settingsHistory.setReminderWindow(next.reminderWindowMinutes, from: effective)
         if !progress.accumulator.acceptsSettingsChange(effective: effective) { try rebuild() }
+        // A vacation from today skips today's reminders, walked already or not.
+        progress.accumulator.walkRemindersAgain(settings: progress.settingsHistory)
         try trackSpeedWindows()
         writes.settings = (next, effective)
         writes.reloadsSessions = true

@@ -39,6 +39,8 @@ public enum ChangeOutcome: Sendable {
     case recorded(NewFact)
     /// A retry of a fact stored before: its first answer (JSON text).
     case replayed(answer: String)
+    /// A reminder as it stands now, new or (`duplicate`) reported again.
+    case reminder(ReminderFact, duplicate: Bool)
     case logDeleted(StoredLog)
     case settings(UserSettings)
     case activity(Activity)
@@ -57,6 +59,8 @@ public struct NewFact: Sendable, Equatable {
         case log(activityID: String, amount: Int, localHour: Int, note: String?)
         case lesson(Catalog.Lesson)
         case event(name: String)
+        /// The window in force on its day (minutes), and whether a live log answered it when stored.
+        case reminder(windowMinutes: Int, answered: Bool)
     }
 
     public var content: Content
@@ -80,6 +84,7 @@ public struct NewFact: Sendable, Equatable {
         case .log: .log
         case .lesson: .lesson
         case .event: .event
+        case .reminder: .reminder
         }
     }
 }

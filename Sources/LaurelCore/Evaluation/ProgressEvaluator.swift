@@ -102,6 +102,7 @@ struct ChangeDecider {
         let weekly = accumulator.weeklyGoalStreak(today: today, settings: progress.settingsHistory)
         var measures = accumulator.measures
         measures.longestWeeklyStreak = weekly.longest
+        measures.longestReminderStreak = accumulator.reminderStreak(now: now, settings: progress.settingsHistory).longest
         let unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
         let outcome = AchievementEvaluator.evaluate(
             definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,

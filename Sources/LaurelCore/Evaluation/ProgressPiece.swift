@@ -14,6 +14,8 @@ public enum ProgressPiece: Hashable, Sendable {
     case neighbours(activity: String, around: Date, minutes: Int)
     /// Every live log of an activity (a speed window to track from scratch).
     case activityLogs(String)
+    /// Live logs of any activity whose `at` lies in `[from, from + minutes]` (a new reminder's window).
+    case logsWithin(from: Date, minutes: Int)
     /// Every live fact (a recomputation: a deletion, a settings change reaching into walked days).
     case allFacts
 }
@@ -24,6 +26,8 @@ public struct LoadedPieces: Sendable {
     public var logs: [String: StoredLog?] = [:]
     public var neighbours: [String: [LoggedFact]] = [:]
     public var activityLogs: [String: [LoggedFact]] = [:]
+    /// By the window's start.
+    public var logsWithin: [Date: [LoggedFact]] = [:]
     public var allFacts: ProgressFacts?
 
     public init() {}
@@ -34,6 +38,7 @@ public struct LoadedPieces: Sendable {
         logs.merge(other.logs) { _, later in later }
         neighbours.merge(other.neighbours) { _, later in later }
         activityLogs.merge(other.activityLogs) { _, later in later }
+        logsWithin.merge(other.logsWithin) { _, later in later }
         if let facts = other.allFacts { allFacts = facts }
     }
 
@@ -55,6 +60,7 @@ public struct StoredFact: Sendable, Hashable {
         case log(activityID: String, amount: Int, note: String?)
         case lesson(id: String)
         case event(name: String)
+        case reminder
     }
 
     public var content: Content

@@ -88,6 +88,7 @@ public final class UserAchievements: Sendable {
         case .perfectWeeks, .weeklyStreak: return "weeks"
         case .lessons: return "lessons"
         case .events: return "events"
+        case .reminderStreak: return "reminders"
         case .level: return "level"
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 /// A write a user asks for, as ``ProgressEvaluator`` decides it. Every verb that changes a user's stored state is
 /// one of these; the handler has checked the request's own fields already.
 public enum UserChange: Sendable {
-    /// A LOG, LESSON.DONE or EVENT.
+    /// A LOG, LESSON.DONE, EVENT or REMINDER.
     case report(ReportedFact)
     /// LOG.DELETE.
     case deleteLog(id: String)
@@ -37,6 +37,8 @@ public struct ReportedFact: Sendable, Hashable {
         case lesson(Catalog.Lesson)
         /// An event name the catalog accepts.
         case event(name: String)
+        /// A reminder the app showed.
+        case reminder
     }
 
     public var content: Content
@@ -56,13 +58,14 @@ public struct ReportedFact: Sendable, Hashable {
         case .log: .log
         case .lesson: .lesson
         case .event: .event
+        case .reminder: .reminder
         }
     }
 }
 
-/// The three kinds of reported fact, each stored under its own idempotency keys.
+/// The kinds of reported fact, each stored under its own idempotency keys.
 public enum FactKind: String, Sendable, Hashable {
-    case log, lesson, event
+    case log, lesson, event, reminder
 
     /// What an id names, for the conflict of an id reused for something else.
     public var noun: String {
@@ -70,6 +73,7 @@ public enum FactKind: String, Sendable, Hashable {
         case .log: "log"
         case .lesson: "lesson completion"
         case .event: "event"
+        case .reminder: "reminder"
         }
     }
 }
@@ -82,12 +86,17 @@ public struct SettingsChange: Sendable, Hashable {
     public var vacation: Bool?
     /// Active days a week, 1 to 7.
     public var weeklyGoal: Int?
+    /// Minutes after a reminder in which a log answers it, 5 to 240.
+    public var reminderWindowMinutes: Int?
 
-    public init(timeZone: String? = nil, restDay: Weekday?? = nil, vacation: Bool? = nil, weeklyGoal: Int? = nil) {
+    public init(
+        timeZone: String? = nil, restDay: Weekday?? = nil, vacation: Bool? = nil, weeklyGoal: Int? = nil, reminderWindowMinutes: Int? = nil
+    ) {
         self.timeZone = timeZone
         self.restDay = restDay
         self.vacation = vacation
         self.weeklyGoal = weeklyGoal
+        self.reminderWindowMinutes = reminderWindowMinutes
     }
 }
 

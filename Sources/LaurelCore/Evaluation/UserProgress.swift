@@ -77,7 +77,12 @@ public struct UserProgress: Sendable {
 
     /// Every measure of the rules as of `now` (the weekly goal streak's depends on the day).
     public func measures(at now: Date) -> ProgressMeasures {
-        accumulator.measures(today: today(at: now), settings: settingsHistory)
+        accumulator.measures(today: today(at: now), now: now, settings: settingsHistory)
+    }
+
+    /// The reminder streak as of `now`.
+    public func reminderStreak(at now: Date) -> ReminderStreak {
+        accumulator.reminderStreak(now: now, settings: settingsHistory)
     }
 
     /// The unlocks worth XP now: those of achievements still listed for the user.

@@ -34,6 +34,7 @@ enum CatalogAchievementEntry {
         case .totalLogs: return .totalLogs
         case .streak: return .streak
         case .weeklyStreak: return .weeklyStreak
+        case .reminderStreak: return .reminderStreak
         case .dayVariety: return .dayVariety
         case .perfectWeeks: return .perfectWeeks
         case .busiestDay: return .busiestDay

@@ -5,6 +5,10 @@ public struct UserSettings: Sendable, Equatable {
     public static let defaultWeeklyGoal = 3
     /// The goals a user may set.
     public static let weeklyGoals = 1...7
+    /// Minutes after a reminder in which a log answers it, when the user never set it.
+    public static let defaultReminderWindow = 30
+    /// The reminder windows a user may set, in minutes.
+    public static let reminderWindows = 5...240
 
     /// An IANA time zone name.
     public var timeZone: String
@@ -13,11 +17,17 @@ public struct UserSettings: Sendable, Equatable {
     public var vacation: Bool
     /// Active days (rest days count) a week the weekly goal streak asks for.
     public var weeklyGoal: Int
+    /// Minutes after a reminder in which a log answers it.
+    public var reminderWindowMinutes: Int
 
-    public init(timeZone: String, restDay: Weekday? = nil, vacation: Bool = false, weeklyGoal: Int = UserSettings.defaultWeeklyGoal) {
+    public init(
+        timeZone: String, restDay: Weekday? = nil, vacation: Bool = false, weeklyGoal: Int = UserSettings.defaultWeeklyGoal,
+        reminderWindowMinutes: Int = UserSettings.defaultReminderWindow
+    ) {
         self.timeZone = timeZone
         self.restDay = restDay
         self.vacation = vacation
         self.weeklyGoal = weeklyGoal
+        self.reminderWindowMinutes = reminderWindowMinutes
     }
 }

@@ -35,11 +35,22 @@ extension PostgresUserReader {
             newest.event = max(newest.event, Int64(try row.int("seq")))
             return ReportedEvent(name: try row.string("name"), at: PostgresTimestamp.date(microseconds: try row.int("at_us")))
         }
+        let reminders = try connection.query(
+            """
+            SELECT seq, id, \(PostgresTimestamp.column("at", as: "at_us")), to_char(day, 'YYYY-MM-DD') AS day, window_minutes, answered
+              FROM laurel.reminders WHERE user_id = $1::bigint AND seq > $2::bigint ORDER BY seq
+            """, [userParameter, .int(Int(seqs.reminder))]
+        ).map { row in
+            newest.reminder = max(newest.reminder, Int64(try row.int("seq")))
+            return ReminderFact(
+                id: try row.string("id"), at: PostgresTimestamp.date(microseconds: try row.int("at_us")), day: try row.localDay("day"),
+                windowMinutes: try row.int("window_minutes"), answered: try row.bool("answered"))
+        }
         // A deleted log newer than every live one changes no figure, and is never added again.
         newest.log = max(newest.log, Int64(try connection.query(
             "SELECT coalesce(max(seq), 0) AS seq FROM laurel.logs WHERE user_id = $1::bigint", [userParameter]
         ).first.require().int("seq")))
-        return (ProgressFacts(logs: logs, lessons: lessons, events: events), newest)
+        return (ProgressFacts(logs: logs, lessons: lessons, events: events, reminders: reminders), newest)
     }
 
     func storedFact(_ kind: FactKind, id: String) throws -> StoredFact? {
@@ -73,6 +84,15 @@ extension PostgresUserReader {
             ).first.map { row in
                 StoredFact(content: .event(name: try row.string("name")), requestedAt: try Self.requestedAt(row), answer: row["response"])
             }
+        case .reminder:
+            return try connection.query(
+                """
+                SELECT \(PostgresTimestamp.column("requested_at", as: "requested_us")), response::text AS response
+                  FROM laurel.reminders WHERE user_id = $1::bigint AND id = $2::text
+                """, [userParameter, .text(id)]
+            ).first.map { row in
+                StoredFact(content: .reminder, requestedAt: try Self.requestedAt(row), answer: row["response"])
+            }
         }
     }
 
@@ -100,6 +120,18 @@ extension PostgresUserReader {
                AND at BETWEEN \(PostgresTimestamp.parameter(3)) AND \(PostgresTimestamp.parameter(4))
             """,
             [userParameter, .text(activity), .int(PostgresTimestamp.microseconds(from)), .int(PostgresTimestamp.microseconds(through))]
+        ).map(Self.fact)
+    }
+
+    func logFacts(from: Date, through: Date) throws -> [LoggedFact] {
+        try connection.query(
+            """
+            SELECT id, activity_id, amount, \(PostgresTimestamp.column("at", as: "at_us")), to_char(day, 'YYYY-MM-DD') AS day, local_hour
+              FROM laurel.logs
+             WHERE user_id = $1::bigint AND deleted_at IS NULL
+               AND at BETWEEN \(PostgresTimestamp.parameter(2)) AND \(PostgresTimestamp.parameter(3))
+            """,
+            [userParameter, .int(PostgresTimestamp.microseconds(from)), .int(PostgresTimestamp.microseconds(through))]
         ).map(Self.fact)
     }
 

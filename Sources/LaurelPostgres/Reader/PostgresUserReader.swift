@@ -59,17 +59,19 @@ struct PostgresUserReader: UserReader {
         var current: UserSettings?
         for row in try connection.query(
             """
-            SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, time_zone, rest_day, vacation, weekly_goal
+            SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, time_zone, rest_day, vacation, weekly_goal, reminder_window_minutes
               FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id
             """, [userParameter])
         {
             let day = try row.localDay("day")
             let settings = UserSettings(
                 timeZone: try row.string("time_zone"), restDay: try row.optionalInt("rest_day").flatMap(Weekday.init(rawValue:)),
-                vacation: try row.bool("vacation"), weeklyGoal: try row.int("weekly_goal"))
+                vacation: try row.bool("vacation"), weeklyGoal: try row.int("weekly_goal"),
+                reminderWindowMinutes: try row.int("reminder_window_minutes"))
             history.setRestDay(settings.restDay, from: day)
             history.setVacation(settings.vacation, from: day)
             history.setWeeklyGoal(settings.weeklyGoal, from: day)
+            history.setReminderWindow(settings.reminderWindowMinutes, from: day)
             current = settings
         }
         guard let current else { throw StoreError.unknownUser }
@@ -113,12 +115,13 @@ struct PostgresUserReader: UserReader {
     func snapshot() throws -> ProgressSnapshot? {
         guard let row = try connection.query(
             """
-            SELECT version, last_log_seq, last_lesson_seq, last_event_seq, state::text AS state
+            SELECT version, last_log_seq, last_lesson_seq, last_event_seq, last_reminder_seq, state::text AS state
               FROM laurel.progress_snapshots WHERE user_id = $1::bigint
             """, [userParameter]
         ).first, let accumulator = ProgressSnapshot.decodeState(try row.string("state")) else { return nil }
         let seqs = FactSeqs(
-            log: Int64(try row.int("last_log_seq")), lesson: Int64(try row.int("last_lesson_seq")), event: Int64(try row.int("last_event_seq")))
+            log: Int64(try row.int("last_log_seq")), lesson: Int64(try row.int("last_lesson_seq")), event: Int64(try row.int("last_event_seq")),
+            reminder: Int64(try row.int("last_reminder_seq")))
         return ProgressSnapshot(version: Int64(try row.int("version")), seqs: seqs, accumulator: accumulator)
     }
 

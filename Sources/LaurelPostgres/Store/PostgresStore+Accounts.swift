@@ -38,9 +38,9 @@ extension PostgresStore {
             let state = try snapshot.encodedState()
             try await pool.withConnection { connection in
                 try connection.execute(
-                    "SELECT laurel.save_snapshot($1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::bigint, $6::text)",
+                    "SELECT laurel.save_snapshot($1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::text)",
                     [.int(Int(user.rawValue)), .int(Int(snapshot.version)), .int(Int(snapshot.seqs.log)), .int(Int(snapshot.seqs.lesson)),
-                     .int(Int(snapshot.seqs.event)), .text(state)])
+                     .int(Int(snapshot.seqs.event)), .int(Int(snapshot.seqs.reminder)), .text(state)])
             }
         } catch {
             throw StoreError(error)

@@ -38,6 +38,7 @@ enum UserCommitBatch {
             json.field("settings_rest", ifPresent: change.0.restDay?.rawValue)
             json.field("settings_vacation", change.0.vacation)
             json.field("settings_goal", change.0.weeklyGoal)
+            json.field("settings_window", change.0.reminderWindowMinutes)
             json.field("settings_day", change.effective.description)
         }
         if let activity = writes.activity {
@@ -120,6 +121,9 @@ enum UserCommitBatch {
             json.field("category", lesson.category)
         case .event(let name):
             json.field("event", name)
+        case .reminder(let minutes, let answered):
+            json.field("window_minutes", minutes)
+            json.field("answered", answered)
         }
     }
 

@@ -100,6 +100,25 @@ public struct LessonDoneRequest: RequestArguments, Hashable {
     }
 }
 
+/// `REMINDER {"at"?, "id"?}`: a reminder the app showed the user; `at` and `id` follow LOG's rules.
+public struct ReminderRequest: RequestArguments, Hashable {
+    /// When it was shown; now when not given.
+    public var at: Date?
+    /// The client's idempotency key, 1 to 128 characters.
+    public var id: String?
+
+    public init(at: Date? = nil, id: String? = nil) {
+        self.at = at
+        self.id = id
+    }
+
+    public init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["at", "id"])
+        at = try fields.timestamp("at")
+        id = try fields.string("id", .identifier)
+    }
+}
+
 /// `EVENT {"name", "at"?, "id"?}`: a client-reported social event (`share`, `invite`); answered like LOG.
 public struct EventRequest: RequestArguments, Hashable {
     /// The event's name, trimmed, 1 to 64 characters; whether the catalog accepts it is checked later.

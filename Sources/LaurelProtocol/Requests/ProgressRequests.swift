@@ -34,7 +34,8 @@ public struct AchievementsRequest: RequestArguments, Hashable {
     }
 }
 
-/// `SETTINGS {"time_zone"?, "rest_day"?, "vacation"?, "weekly_goal"?}`: read the settings, changing the fields given.
+/// `SETTINGS {"time_zone"?, "rest_day"?, "vacation"?, "weekly_goal"?, "reminder_window_minutes"?}`: read the settings,
+/// changing the fields given.
 public struct SettingsRequest: RequestArguments, Hashable {
     /// A new IANA time zone, 1 to 64 characters; whether the zone exists is checked later.
     public var timeZone: String?
@@ -44,25 +45,32 @@ public struct SettingsRequest: RequestArguments, Hashable {
     public var vacation: Bool?
     /// Active days a week the weekly goal asks for, 1 to 7.
     public var weeklyGoal: Int?
+    /// Minutes after a reminder in which a log answers it, 5 to 240.
+    public var reminderWindowMinutes: Int?
 
-    public init(timeZone: String? = nil, restDay: SettingChange<Weekday> = .keep, vacation: Bool? = nil, weeklyGoal: Int? = nil) {
+    public init(
+        timeZone: String? = nil, restDay: SettingChange<Weekday> = .keep, vacation: Bool? = nil, weeklyGoal: Int? = nil,
+        reminderWindowMinutes: Int? = nil
+    ) {
         self.timeZone = timeZone
         self.restDay = restDay
         self.vacation = vacation
         self.weeklyGoal = weeklyGoal
+        self.reminderWindowMinutes = reminderWindowMinutes
     }
 
     /// Whether the request changes nothing and only reads the settings.
     public var isReadOnly: Bool {
-        timeZone == nil && restDay == .keep && vacation == nil && weeklyGoal == nil
+        timeZone == nil && restDay == .keep && vacation == nil && weeklyGoal == nil && reminderWindowMinutes == nil
     }
 
     public init(argument: JSONObject?) throws(ProtocolError) {
-        let fields = try ArgumentReader(argument, fields: ["time_zone", "rest_day", "vacation", "weekly_goal"])
+        let fields = try ArgumentReader(argument, fields: ["time_zone", "rest_day", "vacation", "weekly_goal", "reminder_window_minutes"])
         timeZone = try fields.string("time_zone", .timeZone)
         restDay = try fields.nullableWeekday("rest_day")
         vacation = try fields.bool("vacation")
         weeklyGoal = try fields.integer("weekly_goal", in: UserSettings.weeklyGoals)
+        reminderWindowMinutes = try fields.integer("reminder_window_minutes", in: UserSettings.reminderWindows)
     }
 }
 

@@ -131,7 +131,8 @@ public final class ServerMetrics: Sendable {
 
     /// The kinds of piece a decision may read (``ProgressPiece``).
     enum PieceKind: String, CaseIterable {
-        case challenges, storedFact = "stored_fact", log, neighbours, activityLogs = "activity_logs", allFacts = "all_facts"
+        case challenges, storedFact = "stored_fact", log, neighbours, activityLogs = "activity_logs", logsWithin = "logs_within"
+        case allFacts = "all_facts"
 
         init(_ piece: ProgressPiece) {
             switch piece {
@@ -140,6 +141,7 @@ public final class ServerMetrics: Sendable {
             case .log: self = .log
             case .neighbours: self = .neighbours
             case .activityLogs: self = .activityLogs
+            case .logsWithin: self = .logsWithin
             case .allFacts: self = .allFacts
             }
         }

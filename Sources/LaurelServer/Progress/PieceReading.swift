@@ -23,6 +23,8 @@ enum PieceReading {
                     activity: activity, from: around.addingTimeInterval(-reach), through: around.addingTimeInterval(reach))
             case .activityLogs(let activity):
                 pieces.activityLogs[activity] = try reader.logFacts(activity: activity, from: .distantPast, through: .distantFuture)
+            case .logsWithin(let start, let minutes):
+                pieces.logsWithin[start] = try reader.logFacts(from: start, through: start.addingTimeInterval(TimeInterval(minutes * 60)))
             case .allFacts:
                 pieces.allFacts = try reader.facts(after: FactSeqs()).facts
             }

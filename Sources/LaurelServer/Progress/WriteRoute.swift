@@ -106,6 +106,7 @@ struct WriteRoute {
             case .log: next.position.seqs.log = max(next.position.seqs.log, factSeq)
             case .lesson: next.position.seqs.lesson = max(next.position.seqs.lesson, factSeq)
             case .event: next.position.seqs.event = max(next.position.seqs.event, factSeq)
+            case .reminder: next.position.seqs.reminder = max(next.position.seqs.reminder, factSeq)
             }
         }
         if decision.writes.rebuilt { next.snapshotVersion = version }

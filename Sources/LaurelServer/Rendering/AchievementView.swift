@@ -83,6 +83,15 @@ enum StreakRendering {
         json.endObject()
     }
 
+    /// `RSTREAK = {"current", "longest", "pending"}`.
+    static func write(_ streak: ReminderStreak, into json: inout JSONWriter) {
+        json.beginObject()
+        json.field("current", streak.current)
+        json.field("longest", streak.longest)
+        json.field("pending", streak.pending)
+        json.endObject()
+    }
+
     /// `WSTREAK = {"goal", "current", "longest", "this_week", "met", "at_risk"}`.
     static func write(_ streak: WeeklyGoalStreak, into json: inout JSONWriter) {
         json.beginObject()

@@ -50,6 +50,8 @@ enum FactAnswer {
             json.field("lesson", lesson.id)
         case .event(let name):
             json.field("event", name)
+        case .reminder:
+            break
         }
         json.field("at", Timestamp.format(fact.at))
         json.field("day", fact.day.description)

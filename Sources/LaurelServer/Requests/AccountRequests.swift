@@ -17,7 +17,8 @@ enum AccountRequests {
         var restDay: Weekday??
         if case .set(let day) = change.restDay { restDay = .some(day) }
         let performed = try await context.write(.changeSettings(SettingsChange(
-            timeZone: change.timeZone, restDay: restDay, vacation: change.vacation, weeklyGoal: change.weeklyGoal)), now: now)
+            timeZone: change.timeZone, restDay: restDay, vacation: change.vacation, weeklyGoal: change.weeklyGoal,
+            reminderWindowMinutes: change.reminderWindowMinutes)), now: now)
         guard case .settings(let settings) = performed.decision.outcome else { throw ProtocolError.internal() }
         return RequestOutcome(SettingsRendering.json(settings), pushes: performed.pushes)
     }
@@ -39,6 +40,8 @@ enum AccountRequests {
         StreakRendering.write(progress.streak(at: now), into: &json)
         json.key("weekly_streak")
         StreakRendering.write(progress.weeklyGoalStreak(at: now), into: &json)
+        json.key("reminder_streak")
+        StreakRendering.write(progress.reminderStreak(at: now), into: &json)
         json.key("totals")
         json.beginObject()
         json.field("logs", measures.totalLogs)

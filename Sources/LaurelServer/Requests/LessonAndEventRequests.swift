@@ -4,7 +4,8 @@ import LaurelJSON
 import LaurelProtocol
 import LaurelStore
 
-/// LESSON.DONE and EVENT: facts other than logs, answered like LOG and idempotent by `id` like LOG.
+/// LESSON.DONE, EVENT and REMINDER: facts other than logs, idempotent by `id` like LOG (the first two answered like
+/// LOG, a reminder with its state now).
 enum LessonAndEventRequests {
     static func lessonDone(_ request: LessonDoneRequest, in context: RequestContext) async throws -> RequestOutcome {
         let catalog = context.catalog
@@ -21,5 +22,13 @@ enum LessonAndEventRequests {
             throw ProtocolError.invalidArgument(field: "name", message: "accepted events are \(names.joined(separator: ", "))")
         }
         return try await FactRequests.record(ReportedFact(.event(name: request.name), id: request.id, at: request.at), in: context)
+    }
+
+    static func reminder(_ request: ReminderRequest, in context: RequestContext) async throws -> RequestOutcome {
+        let performed = try await context.write(.report(ReportedFact(.reminder, id: request.id, at: request.at)), now: .nowInWholeMilliseconds) {
+            ReminderAnswer.text(for: $0)
+        }
+        guard let answer = performed.answer, !answer.isEmpty else { throw ProtocolError.internal("no answer for the reminder") }
+        return RequestOutcome(jsonText: answer, pushes: performed.pushes)
     }
 }

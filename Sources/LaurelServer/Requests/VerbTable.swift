@@ -20,6 +20,7 @@ enum VerbTable {
         .user("LOGS", LogsRequest.self, .reads, LogRequests.list),
         .user("LESSON.DONE", LessonDoneRequest.self, .writes, LessonAndEventRequests.lessonDone),
         .user("EVENT", EventRequest.self, .writes, LessonAndEventRequests.event),
+        .user("REMINDER", ReminderRequest.self, .writes, LessonAndEventRequests.reminder),
 
         .user("ACHIEVEMENTS", AchievementsRequest.self, .reads, AchievementRequests.list),
         .user("ACHIEVEMENT", IDRequest.self, .reads, AchievementRequests.one),

@@ -21,7 +21,7 @@ import Testing
                         definitions: [definition], measures: recomputed.measures, alreadyUnlocked: [])
                     let label = "\(catalog.name).\(definition.id) at \(value)"
                     #expect(recomputed.measures.measure(of: definition.rule, level: outcome.highestLevel) == value, "\(label)")
-                    let incremental = Fixture.accumulate(scenario.facts).measures(today: scenario.today, settings: StreakSettingsHistory())
+                    let incremental = Fixture.accumulate(scenario.facts).measures(today: scenario.today, now: .distantFuture, settings: StreakSettingsHistory())
                     #expect(incremental.measure(of: definition.rule, level: outcome.highestLevel) == value, "\(label) (incremental)")
                     let unlocked = outcome.newlyUnlocked.map(\.id) == [definition.id]
                     #expect(unlocked == (value >= definition.target), "\(label)")
@@ -107,6 +107,14 @@ struct MeasureScenario {
             }
             log(main, amount: 1, on: Self.start.adding(days: value * 7))
             today = Self.start.adding(days: value * 7 + 4)
+        case .reminderStreak:
+            // A missed reminder, then `value` reminders each answered ten minutes later.
+            facts.reminders.append(ReminderFact(id: "missed", at: Fixture.instant(Self.start.description, 9), day: Self.start, windowMinutes: 30))
+            for offset in 0..<value {
+                let day = Self.start.adding(days: offset + 1)
+                facts.reminders.append(ReminderFact(id: "r\(offset)", at: Fixture.instant(day.description, 12), day: day, windowMinutes: 30))
+                log(main, amount: 1, on: day, hour: 12, minute: 10)
+            }
         case .events(let name):
             for offset in 0..<value { facts.events.append(ReportedEvent(name: name, at: Fixture.instant(Self.start.description, 12, offset))) }
             facts.events.append(ReportedEvent(name: "\(name)-other", at: Fixture.instant(Self.start.description)))

@@ -25,6 +25,8 @@ import Testing
         Row(id: "goal_getter_4", category: "consistency", tier: .bronze, rule: .weeklyStreak, target: 4),
         Row(id: "goal_getter_12", category: "consistency", tier: .silver, rule: .weeklyStreak, target: 12),
         Row(id: "goal_getter_52", category: "consistency", tier: .platinum, rule: .weeklyStreak, target: 52),
+        Row(id: "responsive_10", category: "consistency", tier: .bronze, rule: .reminderStreak, target: 10),
+        Row(id: "responsive_50", category: "consistency", tier: .gold, rule: .reminderStreak, target: 50),
         Row(id: "pushups_100", category: "volume", tier: .bronze, rule: .activityTotal(activity: "pushups"), target: 100),
         Row(id: "squats_1000", category: "volume", tier: .silver, rule: .activityTotal(activity: "squats"), target: 1000),
         Row(id: "all_in_one_day", category: "variety", tier: .silver, rule: .dayVariety, target: 4),

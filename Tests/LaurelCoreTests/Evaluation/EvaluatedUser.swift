@@ -84,6 +84,9 @@ struct EvaluatedUser {
             pieces.neighbours[activity] = facts.logs.filter { $0.activity == activity && abs($0.at.timeIntervalSince(around)) <= reach }
         case .activityLogs(let activity):
             pieces.activityLogs[activity] = facts.logs.filter { $0.activity == activity }
+        case .logsWithin(let start, let minutes):
+            let end = start.addingTimeInterval(TimeInterval(minutes * 60))
+            pieces.logsWithin[start] = facts.logs.filter { $0.at >= start && $0.at <= end }
         case .allFacts:
             pieces.allFacts = facts
         }
@@ -104,6 +107,8 @@ struct EvaluatedUser {
                 facts.lessons.append(LessonCompletion(lesson: lesson.id, category: lesson.category, day: fact.day))
             case .event(let name):
                 facts.events.append(ReportedEvent(name: name, at: fact.at))
+            case .reminder(let minutes, let answered):
+                facts.reminders.append(ReminderFact(id: fact.id, at: fact.at, day: fact.day, windowMinutes: minutes, answered: answered))
             }
         }
         if let id = writes.deletedLog {
@@ -131,6 +136,7 @@ struct EvaluatedUser {
         case .log(let activity, let amount, _, let note): .log(activityID: activity, amount: amount, note: note)
         case .lesson(let lesson): .lesson(id: lesson.id)
         case .event(let name): .event(name: name)
+        case .reminder: .reminder
         }
     }
 

@@ -4,8 +4,8 @@ import LaurelTestSupport
 import Testing
 
 /// Random histories played change by change through the one evaluator — logs of today and backfilled ones, deleted
-/// logs, events, settings changes (rest days, vacations, weekly goals, zone moves), custom activities, templates (speed ones
-/// too), CHALLENGES, days passing — in zones far apart: after every change, the progress the decisions left equals
+/// logs, events, reminders, settings changes (rest days, vacations, weekly goals, zone moves), custom activities,
+/// templates (speed ones too), CHALLENGES, days passing — in zones far apart: after every change, the progress the decisions left equals
 /// the user loaded afresh from what they wrote (the running state recomputed from every fact), and the XP they
 /// stored equals rules.md's count over the stored facts, unlocks and completed challenges.
 @Suite struct EvaluatorAgreementTests {
@@ -29,6 +29,10 @@ import Testing
             let recomputed = ProgressRecomputation(
                 facts: user.facts, settings: loaded.settingsHistory, today: loaded.today(at: user.now), speedWindows: [])
             #expect(user.progress.weeklyGoalStreak(at: user.now) == recomputed.weeklyGoalStreak, "seed \(seed), step \(index)")
+            let recomputedNow = ProgressRecomputation(
+                facts: user.facts, settings: loaded.settingsHistory, today: loaded.today(at: user.now), now: user.now, speedWindows: [])
+            #expect(user.progress.reminderStreak(at: user.now) == recomputedNow.reminderStreak, "seed \(seed), step \(index)")
+            #expect(loaded.reminderStreak(at: user.now) == recomputedNow.reminderStreak, "seed \(seed), step \(index)")
             #expect(user.storedFigures.xp == user.recomputedXP(), "seed \(seed), step \(index): the stored XP is the rules' count")
             #expect(user.storedFigures.level == LevelCurve.level(forXP: user.storedFigures.xp), "seed \(seed), step \(index)")
             #expect(user.progress.unlocks == user.storedUnlocks, "seed \(seed), step \(index)")
@@ -61,8 +65,12 @@ import Testing
                 _ = try user.log(activity, 1 + random.below(60), daysBack: back)
             case 45..<52:
                 if let victim = user.facts.logs.randomElement(using: &random) { try user.apply(.deleteLog(id: victim.id)) }
-            case 52..<56:
+            case 52..<54:
                 try user.apply(.report(ReportedFact(.event(name: "share"), id: "event-\(random.below(1000))", at: nil)))
+            case 54..<56:
+                // A reminder shown now or up to two days ago (a device syncing), sometimes reported again.
+                let at = user.now.addingTimeInterval(-Double(random.below(2 * 86_400)))
+                try user.apply(.report(ReportedFact(.reminder, id: "reminder-\(random.below(60))", at: random.below(3) == 0 ? nil : at)))
             case 56..<62:
                 switch random.below(4) {
                 case 0: try user.apply(.changeSettings(SettingsChange(restDay: .some(Weekday(rawValue: 1 + random.below(7))))))

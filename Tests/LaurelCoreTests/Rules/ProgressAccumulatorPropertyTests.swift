@@ -67,8 +67,19 @@ import Testing
             accumulator.record(log, neighbours: neighbours, settings: settings)
         }
 
+        /// A reminder shown now or a little earlier (up to a day, a device syncing), answered when a stored log lies in
+        /// its window, as the evaluator decides it.
+        mutating func addReminder() {
+            let at = now.addingTimeInterval(-Double(Int.random(in: 0...86_400, using: &random)))
+            var reminder = ReminderFact(id: newID(), at: at, day: LocalDay(of: at, in: zone), windowMinutes: Int.random(in: 5...240, using: &random))
+            reminder.answered = facts.logs.contains { reminder.isAnswered(byLogAt: $0.at) }
+            facts.reminders.append(reminder)
+            accumulator.record(reminder, settings: settings)
+        }
+
         mutating func step() {
             let choice = Int.random(in: 0..<100, using: &random)
+            if Int.random(in: 0..<4, using: &random) == 0 { addReminder() }
             switch choice {
             case 0..<40:
                 // A log now or a little earlier (an offline device syncing), sometimes several close together.
@@ -100,6 +111,7 @@ import Testing
                 default: settings.setWeeklyGoal(Int.random(in: 1...7, using: &random), from: today)
                 }
                 if !accumulator.acceptsSettingsChange(effective: today) { rebuild() }
+                accumulator.walkRemindersAgain(settings: settings)
             case 75..<79:
                 zone = ProgressAccumulatorPropertyTests.zones.randomElement(using: &random)!
             default:
@@ -110,10 +122,11 @@ import Testing
 
         func check(seed: UInt64, step: Int) {
             let recomputation = ProgressRecomputation(
-                facts: facts, settings: settings, today: today, speedWindows: ProgressAccumulatorPropertyTests.speedWindows
+                facts: facts, settings: settings, today: today, now: now, speedWindows: ProgressAccumulatorPropertyTests.speedWindows
             )
-            #expect(accumulator.measures(today: today, settings: settings) == recomputation.measures, "seed \(seed), step \(step)")
+            #expect(accumulator.measures(today: today, now: now, settings: settings) == recomputation.measures, "seed \(seed), step \(step)")
             #expect(accumulator.streak(today: today, settings: settings) == recomputation.streak.state, "seed \(seed), step \(step)")
+            #expect(accumulator.reminderStreak(now: now, settings: settings) == recomputation.reminderStreak, "seed \(seed), step \(step)")
         }
     }
 
@@ -162,8 +175,9 @@ import Testing
                     facts.logs.append(log)
                     accumulator.record(log, neighbours: neighbours, settings: settings)
                 }
-                let recomputation = ProgressRecomputation(facts: facts, settings: settings, today: today, speedWindows: ProgressAccumulatorPropertyTests.speedWindows)
-                #expect(accumulator.measures(today: today, settings: settings) == recomputation.measures, "seed \(seed), day \(index)")
+                let recomputation = ProgressRecomputation(
+                    facts: facts, settings: settings, today: today, now: now, speedWindows: ProgressAccumulatorPropertyTests.speedWindows)
+                #expect(accumulator.measures(today: today, now: now, settings: settings) == recomputation.measures, "seed \(seed), day \(index)")
                 #expect(accumulator.streak(today: today, settings: settings) == recomputation.streak.state, "seed \(seed), day \(index)")
             }
             #expect(accumulator.measures.longestStreak >= 7)

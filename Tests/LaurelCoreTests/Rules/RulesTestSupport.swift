@@ -44,6 +44,7 @@ enum Fixture {
         var accumulator = ProgressAccumulator(speedWindows: speedWindows)
         for lesson in facts.lessons { accumulator.record(lesson, settings: settings) }
         for event in facts.events { accumulator.record(event) }
+        for reminder in facts.reminders { accumulator.record(reminder, settings: settings) }
         var earlier: [LoggedFact] = []
         for log in facts.logs {
             accumulator.record(log, neighbours: earlier, settings: settings)

@@ -20,7 +20,7 @@ struct RecomputedProgress {
     static func read(_ user: TestUser, zone: TimeZone, catalog: Catalog) async throws -> RecomputedProgress {
         let userID = PostgresValue.int(Int(user.id.rawValue))
         let pool = try await LaurelTestDatabase.admin()
-        let (logs, settings, unlocked, highestLevel) = try await pool.transaction { connection in
+        let (logs, reminders, settings, unlocked, highestLevel) = try await pool.transaction { connection in
             let logs = try connection.query(
                 """
                 SELECT id, activity_id, amount, (extract(epoch FROM at) * 1000000)::bigint AS at_us,
@@ -32,6 +32,16 @@ struct RecomputedProgress {
                     id: try row.string("id"), activity: try row.string("activity_id"), amount: try row.int("amount"),
                     at: Date(timeIntervalSince1970: Double(try row.int("at_us")) / 1_000_000),
                     day: LocalDay(try row.string("day")) ?? LocalDay(daysSince1970: 0), localHour: try row.int("local_hour"))
+            }
+            let reminders = try connection.query(
+                """
+                SELECT id, (extract(epoch FROM at) * 1000000)::bigint AS at_us, to_char(day, 'YYYY-MM-DD') AS day, window_minutes
+                  FROM laurel.reminders WHERE user_id = $1::bigint
+                """, [userID]
+            ).map { row in
+                ReminderFact(
+                    id: try row.string("id"), at: Date(timeIntervalSince1970: Double(try row.int("at_us")) / 1_000_000),
+                    day: LocalDay(try row.string("day")) ?? LocalDay(daysSince1970: 0), windowMinutes: try row.int("window_minutes"))
             }
             var settings = StreakSettingsHistory()
             for row in try connection.query(
@@ -49,11 +59,12 @@ struct RecomputedProgress {
                 "SELECT coalesce(max((data->>'level')::int), 1) AS level FROM laurel.pushes WHERE user_id = $1::bigint AND kind = 'LEVEL'",
                 [userID]
             ).first?.int("level") ?? 1
-            return (logs, settings, unlocked, highest)
+            return (logs, reminders, settings, unlocked, highest)
         }
-        let today = LocalDay(of: Date(), in: zone)
+        let now = Date()
+        let today = LocalDay(of: now, in: zone)
         let recomputation = ProgressRecomputation(
-            facts: ProgressFacts(logs: logs), settings: settings, today: today,
+            facts: ProgressFacts(logs: logs, reminders: reminders), settings: settings, today: today, now: now,
             speedWindows: SpeedWindow.required(by: catalog.achievements))
         // Only unlocks of achievements still listed are worth XP (these users have no templates: the catalog's).
         let outcome = AchievementEvaluator.evaluate(
@@ -94,6 +105,9 @@ struct RecomputedProgress {
         #expect(profile["unlocked"]?.intValue == worthXP.count, "\(label): unlocked", sourceLocation: sourceLocation)
         #expect(profile["streak"] == Self.json(recomputation.streak.state), "\(label): streak", sourceLocation: sourceLocation)
         #expect(profile["weekly_streak"] == Self.json(recomputation.weeklyGoalStreak), "\(label): weekly streak", sourceLocation: sourceLocation)
+        let reminders = recomputation.reminderStreak
+        #expect(profile["reminder_streak"] == ["current": .int(reminders.current), "longest": .int(reminders.longest), "pending": .int(reminders.pending)],
+                "\(label): reminder streak", sourceLocation: sourceLocation)
         var byActivity = JSONObject()
         for (activity, figures) in measures.activities.sorted(by: { $0.key < $1.key }) { byActivity[activity] = .int(figures.total) }
         let totals: JSONValue = ["logs": .int(measures.totalLogs), "active_days": .int(measures.activeDays), "by_activity": .object(byActivity)]

@@ -9,6 +9,8 @@ public enum AchievementRule: Hashable, Sendable, Codable {
     case streak
     /// The longest weekly goal streak.
     case weeklyStreak
+    /// The longest streak of answered reminders.
+    case reminderStreak
     /// The longest streak of days on which the activity was logged (no freezes).
     case activityStreak(activity: String)
     /// The largest sum of `amount` of the activity on one local day.
@@ -42,6 +44,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case activityTotal = "activity_total"
         case streak
         case weeklyStreak = "weekly_streak"
+        case reminderStreak = "reminder_streak"
         case activityStreak = "activity_streak"
         case bestDay = "best_day"
         case bestWeek = "best_week"
@@ -63,6 +66,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case .activityTotal: .activityTotal
         case .streak: .streak
         case .weeklyStreak: .weeklyStreak
+        case .reminderStreak: .reminderStreak
         case .activityStreak: .activityStreak
         case .bestDay: .bestDay
         case .bestWeek: .bestWeek

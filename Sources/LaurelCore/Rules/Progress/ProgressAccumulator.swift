@@ -1,3 +1,5 @@
+import Foundation
+
 /// A compact per-user running state from which every measure, the streak and every day's figures follow, updated
 /// with one new fact at a time without reading the history. The server keeps it in the user's session and stores
 /// it (it is `Codable`) now and then as a snapshot.
@@ -30,6 +32,8 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
     private var speeds: [SpeedWindow: Int] = [:]
     private var streak = StreakWalker(usesFreezes: true)
     private var weeklyGoal = WeeklyGoalWalker()
+    /// The user's reminders and the reminder streak walk (reminders are facts of their own: no active day, no XP).
+    public private(set) var reminders = ReminderTally()
 
     /// An empty state tracking these speed windows.
     public init(speedWindows: Set<SpeedWindow> = []) {
@@ -45,7 +49,9 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
     ///   - speedWindows: the windows to track.
     public init(rebuildingFrom facts: ProgressFacts, settings: StreakSettingsHistory, speedWindows: Set<SpeedWindow>) {
         self.init()
-        add(facts, settings: settings)
+        add(ProgressFacts(logs: facts.logs, lessons: facts.lessons, events: facts.events), settings: settings)
+        // Judged again from the logs alone: what a reminder's stored flag says may have been undone by a deletion.
+        reminders = ReminderTally(reminders: facts.reminders, logs: facts.logs, settings: settings)
         let logsByActivity = Dictionary(grouping: facts.logs, by: \.activity)
         for window in speedWindows { track(window, logs: logsByActivity[window.activity] ?? []) }
     }
@@ -56,10 +62,13 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
     public mutating func add(_ facts: ProgressFacts, settings: StreakSettingsHistory) {
         for lesson in facts.lessons { record(lesson, settings: settings) }
         for event in facts.events { record(event) }
+        // Before the logs, which answer them as they are counted (a reminder stored after a log says so itself).
+        for reminder in facts.reminders { record(reminder, settings: settings) }
         // In day order, so that the streak is walked forward instead of again from the start for each backfill.
         for log in facts.logs.sorted(by: { ($0.day, $0.at) < ($1.day, $1.at) }) {
             record(log, neighbours: [], settings: settings)
         }
+        reminders.settle(settings: settings)
     }
 
     /// Adds one new live log.
@@ -82,6 +91,7 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         dayVariety = max(dayVariety, dayTally.activities)
 
         markActive(log.day, settings: settings)
+        reminders.answer(byLogAt: log.at, settings: settings)
 
         for window in speedWindows where window.activity == log.activity {
             speeds[window] = max(speeds[window] ?? 0, window.bestContaining(log, neighbours: neighbours))
@@ -97,6 +107,16 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         }
         days[lesson.day, default: DayTally()].lessons += 1
         markActive(lesson.day, settings: settings)
+    }
+
+    /// Adds one reminder, answered or not as it was when stored.
+    public mutating func record(_ reminder: ReminderFact, settings: StreakSettingsHistory) {
+        reminders.record(reminder, settings: settings)
+    }
+
+    /// Walks the reminders again after a vacation change (which can skip reminders already walked).
+    public mutating func walkRemindersAgain(settings: StreakSettingsHistory) {
+        reminders.walkAgain(settings: settings)
     }
 
     /// Adds one reported event.
@@ -149,14 +169,21 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         streak.holdsThrough(settings: settings)
     }
 
-    /// Every measure on `today`: `measures` and the weekly goal streak's, the one that depends on the day.
-    public func measures(today: LocalDay, settings: StreakSettingsHistory) -> ProgressMeasures {
+    /// Every measure at `now` (`today` its local day): `measures` and the streaks' that depend on the moment (the
+    /// weekly goal streak's and the reminder streak's).
+    public func measures(today: LocalDay, now: Date, settings: StreakSettingsHistory) -> ProgressMeasures {
         var measures = measures
         measures.longestWeeklyStreak = weeklyGoalStreak(today: today, settings: settings).longest
+        measures.longestReminderStreak = reminders.streak(now: now, settings: settings).longest
         return measures
     }
 
-    /// Every measure that follows from the facts alone (all but the weekly goal streak's, left 0).
+    /// The reminder streak at `now`.
+    public func reminderStreak(now: Date, settings: StreakSettingsHistory) -> ReminderStreak {
+        reminders.streak(now: now, settings: settings)
+    }
+
+    /// Every measure that follows from the facts alone (all but the weekly goal and reminder streaks', left 0).
     public var measures: ProgressMeasures {
         var measures = ProgressMeasures()
         measures.totalLogs = totalLogs
@@ -273,15 +300,22 @@ struct DayTally: Hashable, Sendable, Codable {
     }
 }
 
-extension Array where Element == LocalDay {
-    /// Where `day` is or would go in this ascending array.
-    func insertionIndex(of day: LocalDay) -> Int {
-        if let last, last < day { return count }
+extension Array where Element: Comparable {
+    /// Where `element` is or would go in this ascending array: the index of the first element not before it.
+    func insertionIndex(of element: Element) -> Int {
+        if let last, last < element { return count }
+        return firstIndex(sortedBy: { $0 }, notBefore: element)
+    }
+}
+
+extension Array {
+    /// The index of the first element whose `key` is not before `bound`, in an array ascending by `key` (binary search).
+    func firstIndex<Key: Comparable>(sortedBy key: (Element) -> Key, notBefore bound: Key) -> Int {
         var low = 0
         var high = count
         while low < high {
             let middle = (low + high) / 2
-            if self[middle] < day { low = middle + 1 } else { high = middle }
+            if key(self[middle]) < bound { low = middle + 1 } else { high = middle }
         }
         return low
     }

@@ -74,11 +74,14 @@ public struct ProgressFacts: Hashable, Sendable, Codable {
     /// every completion makes its day active.
     public var lessons: [LessonCompletion]
     public var events: [ReportedEvent]
+    /// Reminders the app showed, in any order.
+    public var reminders: [ReminderFact]
 
-    public init(logs: [LoggedFact] = [], lessons: [LessonCompletion] = [], events: [ReportedEvent] = []) {
+    public init(logs: [LoggedFact] = [], lessons: [LessonCompletion] = [], events: [ReportedEvent] = [], reminders: [ReminderFact] = []) {
         self.logs = logs
         self.lessons = lessons
         self.events = events
+        self.reminders = reminders
     }
 
     /// The lesson completions that count: the first of each lesson.

@@ -28,6 +28,8 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
     /// The longest weekly goal streak, the current week included once it is met (so it depends on today: see
     /// `UserProgress.measures(at:)`).
     public var longestWeeklyStreak = 0
+    /// The longest reminder streak (it depends on the moment, like the weekly one).
+    public var longestReminderStreak = 0
     public var perfectWeeks = 0
     public var dayVariety = 0
     public var busiestDay = 0
@@ -64,6 +66,7 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
         case .activityTotal(let activity): activities[activity]?.total ?? 0
         case .streak: longestStreak
         case .weeklyStreak: longestWeeklyStreak
+        case .reminderStreak: longestReminderStreak
         case .activityStreak(let activity): activities[activity]?.longestStreak ?? 0
         case .bestDay(let activity): activities[activity]?.bestDay ?? 0
         case .bestWeek(let activity): activities[activity]?.bestWeek ?? 0

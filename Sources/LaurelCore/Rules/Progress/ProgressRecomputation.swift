@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every measure and the streak computed from scratch from all of a user's facts: the reference the server
 /// falls back to after a deletion, a settings change that reaches into walked days, or a new speed window,
 /// and the one the incremental `ProgressAccumulator` is tested against.
@@ -7,13 +9,16 @@ public struct ProgressRecomputation: Sendable {
     public let streak: StreakCalculator.Walk
     /// The weekly goal streak walked from the first active week to today.
     public let weeklyGoalStreak: WeeklyGoalStreak
+    /// The reminder streak at the moment given (every window over when none was).
+    public let reminderStreak: ReminderStreak
 
     /// - Parameters:
     ///   - facts: live logs, lesson completions and events.
     ///   - settings: the rest-day and vacation history.
     ///   - today: the user's local date now.
     ///   - speedWindows: the windows to measure speed for (see `SpeedWindow.required(by:)`).
-    public init(facts: ProgressFacts, settings: StreakSettingsHistory, today: LocalDay, speedWindows: Set<SpeedWindow>) {
+    ///   - now: the moment, for reminders whose window is still open (nil: every window is over).
+    public init(facts: ProgressFacts, settings: StreakSettingsHistory, today: LocalDay, now: Date? = nil, speedWindows: Set<SpeedWindow>) {
         var measures = ProgressMeasures()
         let lessons = facts.countedLessons
 
@@ -48,6 +53,8 @@ public struct ProgressRecomputation: Sendable {
         let weeklyGoalStreak = WeeklyGoalWalker.fromStart(activeDays: activeDays.sorted(), settings: settings)
             .state(today: today, activeDays: activeDays.sorted(), settings: settings)
         measures.longestWeeklyStreak = weeklyGoalStreak.longest
+        let reminderStreak = Self.reminderStreak(facts, settings: settings, now: now ?? .distantFuture)
+        measures.longestReminderStreak = reminderStreak.longest
 
         for window in speedWindows {
             measures.speeds[window] = window.best(in: logsByActivity[window.activity] ?? [])
@@ -64,5 +71,22 @@ public struct ProgressRecomputation: Sendable {
         self.measures = measures
         self.streak = streak
         self.weeklyGoalStreak = weeklyGoalStreak
+        self.reminderStreak = reminderStreak
+    }
+
+    /// The rules' reminder walk over every reminder, each answered when a live log lies in its window.
+    private static func reminderStreak(_ facts: ProgressFacts, settings: StreakSettingsHistory, now: Date) -> ReminderStreak {
+        var streak = ReminderStreak()
+        for reminder in facts.reminders.sorted(by: { $0.at < $1.at }) where !settings.isVacation(reminder.day) {
+            if facts.logs.contains(where: { reminder.isAnswered(byLogAt: $0.at) }) {
+                streak.current += 1
+                streak.longest = max(streak.longest, streak.current)
+            } else if now <= reminder.windowEndsAt {
+                streak.pending += 1
+            } else {
+                streak.current = 0
+            }
+        }
+        return streak
     }
 }

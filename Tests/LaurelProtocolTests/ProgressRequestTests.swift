@@ -18,7 +18,10 @@ import Testing
     }
 
     @Test func achievement() {
-        #expect(request(#"ACHIEVEMENT {"id":"pushups_100"}"#) == AnyHashable(IDRequest(id: "pushups_100")))
+        #expect(request(#"ACHIEVEMENT {"id":"pushups_100"}"#) == AnyHashable(AchievementRequest(id: "pushups_100")))
+        #expect(request(#"ACHIEVEMENT {"id":"pushups_100","explain":true}"#) == AnyHashable(AchievementRequest(id: "pushups_100", explain: true)))
+        #expect(invalidField(#"ACHIEVEMENT {"id":"pushups_100","explain":1}"#) == "explain")
+        #expect(invalidField(#"ACHIEVEMENT {"explain":true}"#) == "id")
         #expect(invalidField("ACHIEVEMENT") == "id")
     }
 

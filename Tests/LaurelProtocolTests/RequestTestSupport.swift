@@ -9,7 +9,7 @@ let argumentTypes: [String: any (RequestArguments & Hashable).Type] = [
     "ACTIVITY.DELETE": ActivityIDRequest.self, "ACTIVITY.RESTORE": ActivityIDRequest.self,
     "LOG": LogRequest.self, "LOG.DELETE": IDRequest.self, "LOGS": LogsRequest.self,
     "LESSON.DONE": LessonDoneRequest.self, "EVENT": EventRequest.self, "REMINDER": ReminderRequest.self,
-    "ACHIEVEMENTS": AchievementsRequest.self, "ACHIEVEMENT": IDRequest.self, "PROFILE": NoArguments.self,
+    "ACHIEVEMENTS": AchievementsRequest.self, "ACHIEVEMENT": AchievementRequest.self, "PROFILE": NoArguments.self,
     "SETTINGS": SettingsRequest.self, "CHALLENGES": NoArguments.self, "SUBSCRIPTION": NoArguments.self,
     "TRIAL.START": NoArguments.self, "PRESETS": NoArguments.self, "TEMPLATES": TemplatesRequest.self,
     "TEMPLATE.CREATE": TemplateCreateRequest.self, "TEMPLATE.UPDATE": TemplateUpdateRequest.self,

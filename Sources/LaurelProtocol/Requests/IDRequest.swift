@@ -1,6 +1,6 @@
 import LaurelJSON
 
-/// `{"id"}`: the argument of the verbs that name one record by its id (LOG.DELETE, TEMPLATE.DELETE, ACHIEVEMENT).
+/// `{"id"}`: the argument of the verbs that name one record by its id (LOG.DELETE, TEMPLATE.DELETE).
 public struct IDRequest: RequestArguments, Hashable {
     /// The id, 1 to 128 characters, taken exactly as sent.
     public var id: String

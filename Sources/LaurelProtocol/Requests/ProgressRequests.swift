@@ -34,6 +34,24 @@ public struct AchievementsRequest: RequestArguments, Hashable {
     }
 }
 
+/// `ACHIEVEMENT {"id", "explain"?}`: one achievement by id, with why it is not unlocked yet when `explain` is true.
+public struct AchievementRequest: RequestArguments, Hashable {
+    /// The achievement's id, 1 to 128 characters, taken exactly as sent.
+    public var id: String
+    public var explain: Bool
+
+    public init(id: String, explain: Bool = false) {
+        self.id = id
+        self.explain = explain
+    }
+
+    public init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["id", "explain"])
+        id = try fields.required(fields.string("id", .identifier), "id")
+        explain = try fields.bool("explain") ?? false
+    }
+}
+
 /// `SETTINGS {"time_zone"?, "rest_day"?, "vacation"?, "weekly_goal"?, "reminder_window_minutes"?}`: read the settings,
 /// changing the fields given.
 public struct SettingsRequest: RequestArguments, Hashable {

@@ -50,7 +50,8 @@ struct AchievementView: Sendable {
     /// How far along, 0 to 1.
     var completion: Double { Double(progress) / Double(max(1, definition.target)) }
 
-    func write(into json: inout JSONWriter) {
+    /// The ACHIEVEMENT object, with `explain` when an explanation is given.
+    func write(into json: inout JSONWriter, explanation: AchievementExplanation? = nil) {
         let concealed = definition.isSecret && !isUnlocked
         json.beginObject()
         json.field("id", definition.id)
@@ -67,6 +68,26 @@ struct AchievementView: Sendable {
         json.field("unit", entry.unit)
         json.field("unlocked_at", ifPresent: unlockedAt.map(Timestamp.format))
         json.field("hidden", isHidden)
+        if let explanation {
+            json.key("explain")
+            ExplanationRendering.write(explanation, into: &json)
+        }
+        json.endObject()
+    }
+}
+
+enum ExplanationRendering {
+    /// `{"rule", "measure", "target", "remaining", "text", "deadline", "blocked"?}`.
+    static func write(_ explanation: AchievementExplanation, into json: inout JSONWriter) {
+        json.beginObject()
+        json.field("rule", explanation.rule)
+        json.field("measure", explanation.measure)
+        json.field("target", explanation.target)
+        json.field("remaining", explanation.remaining)
+        json.field("text", explanation.text)
+        json.key("deadline")
+        if let deadline = explanation.deadline { json.string(Timestamp.format(deadline)) } else { json.null() }
+        json.field("blocked", ifPresent: explanation.blocked?.rawValue)
         json.endObject()
     }
 }

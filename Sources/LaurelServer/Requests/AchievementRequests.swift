@@ -46,12 +46,14 @@ enum AchievementRequests {
         return RequestOutcome(json: json)
     }
 
-    static func one(_ request: IDRequest, in context: RequestContext) async throws -> RequestOutcome {
+    static func one(_ request: AchievementRequest, in context: RequestContext) async throws -> RequestOutcome {
         let now = Date.nowInWholeMilliseconds
         let progress = try await context.sessionProgress(now: now).progress
         guard let view = AchievementView.one(request.id, of: progress, at: now) else { throw ProtocolError.notFound(field: "id") }
+        let explanation = request.explain
+            ? AchievementExplainer(progress: progress, catalog: context.catalog, now: now).explain(view.entry) : nil
         var json = JSONWriter()
-        view.write(into: &json)
+        view.write(into: &json, explanation: explanation)
         return RequestOutcome(json: json)
     }
 

@@ -23,7 +23,7 @@ enum VerbTable {
         .user("REMINDER", ReminderRequest.self, .writes, LessonAndEventRequests.reminder),
 
         .user("ACHIEVEMENTS", AchievementsRequest.self, .reads, AchievementRequests.list),
-        .user("ACHIEVEMENT", IDRequest.self, .reads, AchievementRequests.one),
+        .user("ACHIEVEMENT", AchievementRequest.self, .reads, AchievementRequests.one),
         .user("PROFILE", .reads, AccountRequests.profile),
         .user("CHALLENGES", ChallengesRequest.self, .writes, ChallengeRequests.challenges),
         .user("SETTINGS", SettingsRequest.self, .writes, AccountRequests.settings),

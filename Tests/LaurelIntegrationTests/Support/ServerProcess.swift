@@ -115,6 +115,30 @@ final class ServerProcess: Sendable {
 
     /// The `laurel` executable built beside the test bundle (`swift build --build-tests` builds both), else in
     /// the package's `.build/debug`.
+    /// Runs `laurel` with `arguments` to its end: its exit status, standard output and standard error.
+    static func runCommand(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Both pipes read to their end before waiting, so a full pipe never blocks the child.
+        let errorData = Mutex(Data())
+        let errorsRead = DispatchSemaphore(value: 0)
+        Thread {
+            errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
+            errorsRead.signal()
+        }.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        errorsRead.wait()
+        return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), errorData.withLock { String(decoding: $0, as: UTF8.self) })
+    }
+
     static func executable(file: String = #filePath) throws -> URL {
         var candidates: [URL] = []
         if let bundle = CommandLine.arguments.first {

@@ -19,8 +19,10 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGrace: Duration
     public var logTimePolicy: LogTimePolicy
     public var limits: UserLimits
-    /// TLS on the client port (`--tls-cert`, `--tls-key`); nil is plain TCP.
+    /// TLS on the client port (`--tls-cert`, `--tls-key`); nil is plain TCP. The WebSocket port uses it too (`wss://`).
     public var tls: NIOSSLContext?
+    /// The WebSocket port (`--ws-port`): nil turns the endpoint off, 0 takes any free port.
+    public var webSocketPort: Int?
     /// Requests of any verb a connection may send a second, sustained, and at once: beyond them a request is
     /// answered `rate_limited` without running. The burst leaves room for a device's offline backlog of LOGs.
     public var connectionRequestsPerSecond: Double = 200

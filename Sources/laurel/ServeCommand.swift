@@ -13,6 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on (env LAUREL_HOST; default 127.0.0.1).") var host: String?
     @Option(help: "Port to listen on, 0 for any free port (env LAUREL_PORT; default 7420).") var port: Int?
+    @Option(help: "Port of the WebSocket endpoint, 0 to turn it off (env LAUREL_WS_PORT; default 7422).") var wsPort: Int?
     @OptionGroup var database: DatabaseOptions
     @OptionGroup(title: "Limits") var limits: LimitOptions
     @OptionGroup(title: "TLS") var tls: TLSOptions
@@ -42,6 +43,8 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.host = Setting.value(host, env: "LAUREL_HOST") ?? configuration.host
         configuration.port = try Setting.integer(port, env: "LAUREL_PORT", default: configuration.port)
+        let webSocketPort = try Setting.integer(wsPort, env: "LAUREL_WS_PORT", default: 7422)
+        configuration.webSocketPort = webSocketPort == 0 ? nil : webSocketPort
         configuration.maxConnections = try Setting.integer(maxConnections, env: "LAUREL_MAX_CONNECTIONS", default: configuration.maxConnections)
         configuration.maxLineBytes = try Setting.integer(maxLine, env: "LAUREL_MAX_LINE", default: configuration.maxLineBytes)
         configuration.maxOutboundBytes = max(1, try Setting.integer(

@@ -30,11 +30,14 @@ import Testing
     private enum Frame: Equatable, CustomStringConvertible {
         case line(String)
         case tooLong
+        /// Never made by the line decoder (only WebSocket messages hold line breaks).
+        case lineBreak
 
         init(_ frame: InboundFrame) {
             switch frame {
             case .line(let buffer): self = .line(String(buffer: buffer))
             case .lineTooLong: self = .tooLong
+            case .lineBreakInMessage: self = .lineBreak
             }
         }
 
@@ -42,6 +45,7 @@ import Testing
             switch self {
             case .line(let text): "line(\(text.debugDescription))"
             case .tooLong: "tooLong"
+            case .lineBreak: "lineBreak"
             }
         }
     }

@@ -7,4 +7,6 @@ public enum InboundFrame: Sendable, Equatable {
     case line(ByteBuffer)
     /// A line exceeded `maxLineBytes`; it is dropped up to its LF. Sent once per over-long line.
     case lineTooLong
+    /// A WebSocket text message held a LF: a message carries exactly one line, so it is not run.
+    case lineBreakInMessage
 }

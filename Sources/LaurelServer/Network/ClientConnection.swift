@@ -94,6 +94,9 @@ struct ClientConnection {
         case .lineTooLong:
             lineWriter.write(OutboundLine.err(tag: "*", .lineTooLong(limit: services.configuration.maxLineBytes)))
             return .proceed
+        case .lineBreakInMessage:
+            lineWriter.write(OutboundLine.err(tag: "*", .badRequest("a WebSocket message carries one line, without a line feed")))
+            return .proceed
         case .line(let line):
             bytes = line
         }

@@ -19,18 +19,21 @@ public final class LaurelServer: Service, Sendable {
     private let storedPushes: StoredPushDelivery
     private let storeEvents: AsyncStream<StoreEvent>
     private let onListening: @Sendable (SocketAddress) -> Void
+    private let onWebSocketListening: @Sendable (SocketAddress) -> Void
     private let shuttingDown = Atomic<Bool>(false)
     private let nextConnectionID = Atomic<UInt64>(1)
 
     public init(
         configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog,
         storeEvents: AsyncStream<StoreEvent>, metrics: ServerMetrics = ServerMetrics(), logger: Logger,
-        onListening: @escaping @Sendable (SocketAddress) -> Void = { _ in }
+        onListening: @escaping @Sendable (SocketAddress) -> Void = { _ in },
+        onWebSocketListening: @escaping @Sendable (SocketAddress) -> Void = { _ in }
     ) {
         self.services = ServerResources(configuration: configuration, store: store, catalog: catalog, metrics: metrics, logger: logger)
         self.storedPushes = StoredPushDelivery(registry: services.registry, store: store)
         self.storeEvents = storeEvents
         self.onListening = onListening
+        self.onWebSocketListening = onWebSocketListening
     }
 
     public func run() async throws {
@@ -57,18 +60,19 @@ public final class LaurelServer: Service, Sendable {
                     if let tls = configuration.tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     try pipeline.addHandler(MessageToByteHandler(LineFrameEncoder()))
                     try pipeline.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: configuration.maxLineBytes)))
-                    let expiry = ConnectionExpiry()
-                    try pipeline.addHandler(ConnectionLifecycleHandler(
-                        authTimeout: configuration.authTimeout, idleTimeout: configuration.idleTimeout, expiry: expiry))
-                    let inFlight = configuration.maxRequestsInFlight
-                    let asyncChannel = try NIOAsyncChannel<InboundFrame, ByteBuffer>(
-                        wrappingChannelSynchronously: channel,
-                        configuration: .init(
-                            backPressureStrategy: .init(lowWatermark: max(1, inFlight / 2), highWatermark: inFlight),
-                            isOutboundHalfClosureEnabled: true))
-                    return AcceptedConnection(channel: asyncChannel, expiry: expiry)
+                    return try AcceptedConnection(channel, configuration: configuration)
                 }
             }
+        // A quiescing helper follows one server channel: the WebSocket endpoint has its own.
+        let webSocketQuiescing = ServerQuiescingHelper(group: group)
+        let webSockets = try await configuration.webSocketPort.asyncMap { port in
+            try await WebSocketEntrance.bind(configuration, port: port, quiescing: webSocketQuiescing)
+        }
+        // Both bound before either is announced: whoever hears "listening" can use both.
+        if let address = webSockets?.channel.localAddress {
+            services.logger.info("WebSocket endpoint at \(configuration.tls == nil ? "ws" : "wss")://\(configuration.host):\(address.port ?? 0)/")
+            onWebSocketListening(address)
+        }
         if let address = listener.channel.localAddress {
             services.logger.info("listening on \(configuration.host):\(address.port ?? configuration.port)\(configuration.tls == nil ? "" : " (TLS)")")
             onListening(address)
@@ -77,6 +81,9 @@ public final class LaurelServer: Service, Sendable {
             background.addTask { await self.followStoreEvents() }
             try await withGracefulShutdownHandler {
                 try await withThrowingDiscardingTaskGroup { connections in
+                    if let webSockets {
+                        connections.addTask { try await self.acceptWebSockets(webSockets) }
+                    }
                     try await listener.executeThenClose { accepted in
                         for try await connection in accepted {
                             connections.addTask { await self.serve(connection) }
@@ -86,9 +93,25 @@ public final class LaurelServer: Service, Sendable {
             } onGracefulShutdown: {
                 self.shuttingDown.store(true, ordering: .relaxed)
                 quiescing.initiateShutdown(promise: nil)
+                if webSockets != nil { webSocketQuiescing.initiateShutdown(promise: nil) }
             }
             // Every connection has finished: nothing is left to hear about.
             background.cancelAll()
+        }
+    }
+
+    /// Serves each upgraded WebSocket connection like a TCP one, until the endpoint closes.
+    private func acceptWebSockets(_ webSockets: NIOAsyncChannel<EventLoopFuture<WebSocketEntrance.Outcome>, Never>) async throws {
+        try await withThrowingDiscardingTaskGroup { connections in
+            try await webSockets.executeThenClose { upgrades in
+                for try await upgrade in upgrades {
+                    connections.addTask {
+                        // A failed handshake is the client's business; the connection is already closed.
+                        guard case .connection(let accepted) = try? await upgrade.get() else { return }
+                        await self.serve(accepted)
+                    }
+                }
+            }
         }
     }
 
@@ -162,4 +185,27 @@ public final class LaurelServer: Service, Sendable {
 struct AcceptedConnection: Sendable {
     let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
     let expiry: ConnectionExpiry
+
+    /// Ends a connection's pipeline, whatever carries its lines (TCP, WebSocket): its lifecycle, and the channel the
+    /// connection loop reads frames from and writes lines to, reading no further than `maxRequestsInFlight` ahead.
+    init(_ channel: any Channel, configuration: ServerConfiguration) throws {
+        let expiry = ConnectionExpiry()
+        try channel.pipeline.syncOperations.addHandler(ConnectionLifecycleHandler(
+            authTimeout: configuration.authTimeout, idleTimeout: configuration.idleTimeout, expiry: expiry))
+        let inFlight = configuration.maxRequestsInFlight
+        self.channel = try NIOAsyncChannel<InboundFrame, ByteBuffer>(
+            wrappingChannelSynchronously: channel,
+            configuration: .init(
+                backPressureStrategy: .init(lowWatermark: max(1, inFlight / 2), highWatermark: inFlight),
+                isOutboundHalfClosureEnabled: true))
+        self.expiry = expiry
+    }
+}
+
+extension Optional {
+    /// `map` with an async transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
 }

@@ -18,10 +18,14 @@ final class ServerProcess: Sendable {
     private let stderr = CollectedOutput()
     private let exit: Task<Int32, Never>
 
-    /// Starts `laurel serve` on a free port and waits until it logs that it listens.
-    static func start(arguments extra: [String] = [], metricsPort: Int = 0) async throws -> (process: ServerProcess, port: Int) {
+    /// Starts `laurel serve` on a free port and waits until it logs that it listens. The WebSocket endpoint is off
+    /// unless a port is given (`--ws-port 0` turns it off).
+    static func start(
+        arguments extra: [String] = [], metricsPort: Int = 0, webSocketPort: Int = 0
+    ) async throws -> (process: ServerProcess, port: Int) {
         let server = try ServerProcess(arguments: [
-            "serve", "--database-url", try LaurelTestDatabase.url(), "--port", "0", "--metrics-port", String(metricsPort),
+            "serve", "--database-url", try LaurelTestDatabase.url(), "--port", "0", "--ws-port", String(webSocketPort),
+            "--metrics-port", String(metricsPort),
             "--db-pool-size", "4", "--no-demo-user", "--log-level", "info",
         ] + extra)
         let port = try await server.listeningPort()

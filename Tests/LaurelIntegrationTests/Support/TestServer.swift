@@ -62,6 +62,8 @@ enum TestServer {
     ) async throws -> T {
         var configuration = configuration
         configuration.port = 0
+        // A WebSocket endpoint asked for takes any free port too.
+        if configuration.webSocketPort != nil { configuration.webSocketPort = 0 }
         let logger = Logger(label: "laurel.tests.server")
         var postgres = try LaurelTestDatabase.configuration("laurel-tests-server")
         postgres.sessionSettings = configuration.databaseSessionSettings
@@ -79,10 +81,12 @@ enum TestServer {
             logger: logger)
         listener.start()
         let port = AsyncStream<Int>.makeStream()
+        let webSocketPort = Mutex<Int?>(nil)
         let server = LaurelServer(
             configuration: configuration, store: store, catalog: loaded,
             storeEvents: storeEvents(from: listener, hearsStateVersions: hearsStateVersions, logger: logger), metrics: metrics, logger: logger,
-            onListening: { address in port.continuation.yield(address.port ?? 0) })
+            onListening: { address in port.continuation.yield(address.port ?? 0) },
+            onWebSocketListening: { address in webSocketPort.withLock { $0 = address.port } })
         let watcher = SubscriptionExpiryWatcher(store: store, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [.init(service: server), .init(service: watcher)], logger: logger))
         defer { port.continuation.finish() }
@@ -96,7 +100,10 @@ enum TestServer {
             let outcome: Result<T, any Error>
             do {
                 try await waitUntilListening(applicationName: listenerName)
-                outcome = .success(try await body(RunningTestServer(port: bound, group: group, metrics: metrics, listenerName: listenerName)))
+                // The WebSocket endpoint is bound before the server starts accepting on its port.
+                let server = RunningTestServer(
+                    port: bound, webSocketPort: webSocketPort.withLock { $0 }, group: group, metrics: metrics, listenerName: listenerName)
+                outcome = .success(try await body(server))
             } catch {
                 outcome = .failure(error)
             }
@@ -148,6 +155,8 @@ enum TestServer {
 /// while the test still talks to it.
 struct RunningTestServer: Sendable {
     let port: Int
+    /// The WebSocket endpoint's port, when the configuration asked for one.
+    let webSocketPort: Int?
     fileprivate let group: ServiceGroup
     let metrics: ServerMetrics
     /// The application name of the server's LISTEN connection.

@@ -1,0 +1,87 @@
+import LaurelProtocol
+import NIOCore
+import NIOExtras
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+
+/// The WebSocket endpoint (`ws://HOST:WS_PORT/`, `wss://` with TLS): an HTTP request upgraded on `/`, subprotocol
+/// `laurel.v1` chosen when the client offers it; the upgraded connection then carries the line protocol
+/// (``WebSocketLineCodec``) into the same connection loop as TCP. A request that is not an upgrade is answered
+/// `426 Upgrade Required` and closed.
+enum WebSocketEntrance {
+    static let subprotocol = "laurel.v1"
+
+    /// What became of one accepted HTTP connection.
+    enum Outcome: Sendable {
+        case connection(AcceptedConnection)
+        case answeredOverHTTP
+    }
+
+    static func bind(
+        _ configuration: ServerConfiguration, port: Int, quiescing: ServerQuiescingHelper
+    ) async throws -> NIOAsyncChannel<EventLoopFuture<Outcome>, Never> {
+        // Frames beyond the longest line are still read (and answered `line_too_long`) up to this size.
+        let maxFrameSize = max(1 << 20, configuration.maxLineBytes + 1)
+        return try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: configuration.host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    if let tls = configuration.tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
+                    let upgrader = NIOTypedWebSocketServerUpgrader<Outcome>(
+                        maxFrameSize: maxFrameSize,
+                        shouldUpgrade: { channel, head in
+                            guard head.uri == "/" || head.uri.hasPrefix("/?") else { return channel.eventLoop.makeSucceededFuture(nil) }
+                            var headers = HTTPHeaders()
+                            let offered = head.headers[canonicalForm: "Sec-WebSocket-Protocol"].map { String($0) }
+                            if offered.contains(subprotocol) { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+                            return channel.eventLoop.makeSucceededFuture(headers)
+                        },
+                        upgradePipelineHandler: { channel, _ in
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.addHandler(WebSocketLineCodec(maxLineBytes: configuration.maxLineBytes))
+                                return .connection(try AcceptedConnection(channel, configuration: configuration))
+                            }
+                        })
+                    return try pipeline.configureUpgradableHTTPServerPipeline(
+                        configuration: .init(upgradeConfiguration: NIOTypedHTTPServerUpgradeConfiguration(
+                            upgraders: [upgrader],
+                            notUpgradingCompletionHandler: { channel in
+                                channel.eventLoop.makeCompletedFuture {
+                                    try channel.pipeline.syncOperations.addHandler(UpgradeRequired())
+                                    return .answeredOverHTTP
+                                }
+                            })))
+                }
+            }
+    }
+}
+
+/// Answers a plain HTTP request on the WebSocket port: `426 Upgrade Required`, then closes.
+private final class UpgradeRequired: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .end = unwrapInboundIn(data) else { return }
+        let body = ByteBuffer(string: "This is Laurel's WebSocket endpoint: connect with a WebSocket client (subprotocol \(WebSocketEntrance.subprotocol)).\n")
+        var headers = HTTPHeaders()
+        headers.add(name: "Upgrade", value: "websocket")
+        headers.add(name: "Connection", value: "close")
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .upgradeRequired, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import LaurelJSON
+import LaurelProtocol
+import LaurelServer
+import NIOSSL
+import Testing
+
+/// The WebSocket endpoint (operations.md): the same lines, limits, ordering and pushes as TCP, one line per text
+/// message; a message holding a LF or over the line limit answered and not run, the connection open; a binary
+/// message closing the connection with 1003; a plain HTTP request refused; `wss://` when TLS is on.
+@Suite struct WebSocketTests {
+    static func configuration() -> ServerConfiguration {
+        var configuration = ServerConfiguration(port: 0, maxLineBytes: 512)
+        configuration.webSocketPort = 0
+        return configuration
+    }
+
+    static func kind(_ line: String) -> String { line.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
+
+    @Test func aWebSocketClientLogsAndItsUnlockReachesEveryConnection() async throws {
+        let user = try await LaurelTestDatabase.createUser("websocket")
+        try await TestServer.withServer(configuration: Self.configuration()) { server in
+            let browser = try await WebSocketTestClient.connect(port: try #require(server.webSocketPort))
+            #expect(browser.subprotocol == "laurel.v1")
+            let hello = try await browser.message(startingWith: "* HELLO")
+            #expect(hello?.hasPrefix("* HELLO {") == true)
+            let phone = try await LineClient.authenticated(port: server.port, token: user.token)
+
+            #expect(Self.kind(try await browser.request("a1 AUTH {\"token\":\"\(user.token)\"}")) == "OK")
+            let logged = try await browser.request("a2 LOG {\"activity\":\"pushups\",\"amount\":10}")
+            #expect(logged.hasPrefix("a2 OK {") && logged.contains("\"first_exercise\""), "\(logged)")
+            // The push follows the answer on the WebSocket, and reaches the TCP connection of the same user.
+            let unlock = try await browser.message(startingWith: "* UNLOCK")
+            #expect(unlock?.contains("\"id\":\"first_exercise\"") == true)
+            #expect(try await phone.push("UNLOCK").object["id"] == "first_exercise")
+
+            // A line sent in three fragments is one request.
+            try await browser.send("a3 PING", fragments: 3)
+            #expect(try await browser.message(startingWith: "a3 ")?.hasPrefix("a3 OK {\"time\":") == true)
+            // QUIT: the answer, BYE, then the close frame.
+            try await browser.send("a4 QUIT")
+            var rest: [WebSocketTestClient.Received] = []
+            while let received = try await browser.next() {
+                rest.append(received)
+                if case .closed = received { break }
+            }
+            #expect(rest == [.text("a4 OK"), .text("* BYE {\"reason\":\"quit\"}"), .closed(code: 1000)])
+        }
+    }
+
+    @Test func badMessagesAreAnsweredAndTheConnectionStaysOpen() async throws {
+        try await TestServer.withServer(configuration: Self.configuration()) { server in
+            let client = try await WebSocketTestClient.connect(port: try #require(server.webSocketPort), offering: [])
+            #expect(client.subprotocol == nil)
+            _ = try await client.message(startingWith: "* HELLO")
+            try await client.send("a1 PING\na2 PING")
+            #expect(try await client.message(startingWith: "* ERR") == "* ERR {\"code\":\"bad_request\",\"message\":\"a WebSocket message carries one line, without a line feed\"}")
+            try await client.send("a3 PING " + String(repeating: "x", count: 600), fragments: 4)
+            let tooLong = try await client.message(startingWith: "* ERR")
+            #expect(tooLong?.contains("\"code\":\"line_too_long\"") == true, "\(tooLong ?? "")")
+            #expect(try await client.request("a4 PING").hasPrefix("a4 OK {\"time\":"))
+
+            try await client.sendBinary([1, 2, 3])
+            var closed: WebSocketTestClient.Received?
+            while let received = try await client.next() {
+                if case .closed = received { closed = received; break }
+            }
+            #expect(closed == .closed(code: 1003))
+        }
+    }
+
+    @Test func aPlainHTTPRequestIsToldToUpgrade() async throws {
+        try await TestServer.withServer(configuration: Self.configuration()) { server in
+            let client = try await LineClient.connect(port: try #require(server.webSocketPort))
+            try await client.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r")
+            let lines = await client.linesUntilClosed(timeout: .seconds(10)) ?? []
+            #expect(lines.first?.raw.hasPrefix("HTTP/1.1 426") == true, "\(lines.map(\.raw))")
+        }
+    }
+
+    @Test func wssWhenTLSIsOn() async throws {
+        let files = try TestCertificate.make()
+        defer { try? FileManager.default.removeItem(at: files.directory) }
+        let webSocketPort = try await HTTPProbe.freePort()
+        let (server, _) = try await ServerProcess.start(
+            arguments: ["--tls-cert", files.certificate.path, "--tls-key", files.key.path], webSocketPort: webSocketPort)
+        defer { server.send(SIGKILL) }
+        #expect(server.errorOutput.contains("wss://"), "\(server.errorOutput)")
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(files.certificate.path))
+        let client = try await WebSocketTestClient.connect(port: webSocketPort, tls: try NIOSSLContext(configuration: configuration))
+        #expect(try await client.message(startingWith: "* HELLO") != nil)
+        #expect(try await client.request("a1 PING").hasPrefix("a1 OK {\"time\":"))
+    }
+}

@@ -103,17 +103,32 @@ struct ChangeDecider {
         var measures = accumulator.measures
         measures.longestWeeklyStreak = weekly.longest
         measures.longestReminderStreak = accumulator.reminderStreak(now: now, settings: progress.settingsHistory).longest
-        let unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
-        let outcome = AchievementEvaluator.evaluate(
+        var unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
+        var outcome = AchievementEvaluator.evaluate(
             definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,
             unlocksWorthXP: unlocked.worthXP,
             challengeXP: before.challengeXP, highestLevelReached: before.highestLevel)
-        for definition in outcome.newlyUnlocked {
-            progress.unlocks[definition.id] = now
-            writes.unlocks.append(definition.id)
-            unlockEvents.append(.unlocked(definition.id))
+        var newlyUnlocked = outcome.newlyUnlocked.count
+        while true {
+            for definition in outcome.newlyUnlocked {
+                progress.unlocks[definition.id] = now
+                writes.unlocks.append(definition.id)
+                unlockEvents.append(.unlocked(definition.id))
+            }
+            // A progressive template's next target exists once the one before it is unlocked: evaluate it too.
+            guard !outcome.newlyUnlocked.isEmpty, progress.templates.contains(where: { $0.type == .progressive }) else { break }
+            let listed = progress.achievements.entries.count
+            progress.achievements = rules.achievements(
+                templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks)
+            guard progress.achievements.entries.count > listed else { break }
+            unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
+            let highest = outcome.highestLevel
+            outcome = AchievementEvaluator.evaluate(
+                definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,
+                unlocksWorthXP: unlocked.worthXP, challengeXP: before.challengeXP, highestLevelReached: highest)
+            newlyUnlocked = outcome.newlyUnlocked.count
         }
-        if outcome.reachedNewLevel { otherEvents.append(.levelReached(level: outcome.level, xp: outcome.xp)) }
+        if outcome.highestLevel > before.highestLevel { otherEvents.append(.levelReached(level: outcome.level, xp: outcome.xp)) }
         if !removesFacts, let kind = StreakEvent.worthShowing(before: before.shownStreak, after: streak) {
             otherEvents.append(.streak(kind, streak))
         }
@@ -128,7 +143,7 @@ struct ChangeDecider {
         figures.shownStreak = streak
         figures.streakHoldsThrough = accumulator.streakHoldsThrough(settings: progress.settingsHistory)
         // What was just unlocked is listed, so worth XP too.
-        figures.unlocked = unlocked.worthXP + outcome.newlyUnlocked.count
+        figures.unlocked = unlocked.worthXP + newlyUnlocked
         figures.totalLogs = accumulator.totalLogs
         figures.activeDays = accumulator.activeDays.count
         if weekly.met, before.goalMetWeek.map({ $0 < weekly.week }) ?? true { figures.goalMetWeek = weekly.week }
@@ -185,7 +200,8 @@ struct ChangeDecider {
 
     /// The user's achievements again, after templates or custom activities changed.
     mutating func remakeAchievements() throws(Undecided) {
-        progress.achievements = rules.achievements(templates: progress.templates, activities: progress.customActivities)
+        progress.achievements = rules.achievements(
+            templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks)
         try trackSpeedWindows()
     }
 

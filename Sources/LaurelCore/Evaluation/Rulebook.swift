@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything a server instance evaluates every user by: the catalog (activities, lessons, achievements, presets,
 /// challenge pool), the operator's limits and how far a fact's time may lie from now. A class: every decision of
 /// every user on both cores reads it, and a copy of a struct of arrays would retain each of them, contended.
@@ -16,8 +18,9 @@ public final class Rulebook: Sendable {
         self.logTimes = logTimes
     }
 
-    /// The achievements of a user with these templates and custom activities (deleted ones included).
-    public func achievements(templates: [AchievementTemplate], activities: [Activity]) -> UserAchievements {
-        templates.isEmpty ? catalogAchievements : UserAchievements(catalog: catalog, templates: templates, activities: activities)
+    /// The achievements of a user with these templates, custom activities (deleted ones included) and unlocks.
+    public func achievements(templates: [AchievementTemplate], activities: [Activity], unlocks: [String: Date]) -> UserAchievements {
+        templates.isEmpty
+            ? catalogAchievements : UserAchievements(catalog: catalog, templates: templates, activities: activities, unlocks: unlocks)
     }
 }

@@ -35,8 +35,26 @@ public struct AchievementTemplate: Sendable, Hashable {
 
     /// The achievements the template generates, one per tier, in tier order. A generated achievement's id names
     /// the template and what unlocks it, so editing a tier's target (or window) makes a new achievement while a tier
-    /// that keeps them keeps its unlock, whatever its name, label or icon become.
-    public func achievements(activityName: String) -> [AchievementDefinition] {
+    /// that keeps them keeps its unlock, whatever its name, label or icon become. A `progressive` template goes on
+    /// after its last tier with twice the previous target (up to 10^9): of those, the ones `isUnlocked` says are
+    /// unlocked and the next one.
+    public func achievements(activityName: String, isUnlocked: (String) -> Bool = { _ in false }) -> [AchievementDefinition] {
+        var definitions = tierAchievements(activityName: activityName)
+        guard type == .progressive, var target = tiers.last?.target else { return definitions }
+        while target <= TemplateTierRules.target.upperBound / 2 {
+            target *= 2
+            let generated = TemplateTier(tier: "platinum", target: target)
+            let id = Self.achievementID(template: id, tier: generated)
+            definitions.append(AchievementDefinition(
+                id: id, name: "\(activityName) \(target)", description: Self.description(type: type, tier: generated, activityName: activityName),
+                icon: tiers.last?.icon ?? "🏅", category: type.rawValue, tier: .platinum, rule: rule(for: generated), target: target,
+                isSecret: false))
+            if !isUnlocked(id) { break }
+        }
+        return definitions
+    }
+
+    private func tierAchievements(activityName: String) -> [AchievementDefinition] {
         tiers.enumerated().map { index, tier in
             AchievementDefinition(
                 id: Self.achievementID(template: id, tier: tier),
@@ -69,7 +87,7 @@ public struct AchievementTemplate: Sendable, Hashable {
 
     private func rule(for tier: TemplateTier) -> AchievementRule {
         switch type {
-        case .volume: .activityTotal(activity: activityID)
+        case .volume, .progressive: .activityTotal(activity: activityID)
         case .daily: .bestDay(activity: activityID)
         case .weekly: .bestWeek(activity: activityID)
         case .streak: .activityStreak(activity: activityID)
@@ -83,7 +101,7 @@ public struct AchievementTemplate: Sendable, Hashable {
 
     private static func description(type: TemplateType, tier: TemplateTier, activityName: String) -> String {
         switch type {
-        case .volume: "Log \(tier.target) \(activityName) in total."
+        case .volume, .progressive: "Log \(tier.target) \(activityName) in total."
         case .daily: "Log \(tier.target) \(activityName) in one day."
         case .weekly: "Log \(tier.target) \(activityName) in one week."
         case .streak: "Log \(activityName) \(tier.target) days in a row."

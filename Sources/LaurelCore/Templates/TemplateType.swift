@@ -1,4 +1,6 @@
 /// The rule an achievement template measures progress with (see rules.md, "Achievement templates").
 public enum TemplateType: String, Sendable, Hashable, CaseIterable, Codable {
     case volume, daily, weekly, streak, speed
+    /// `activity_total` with open-ended tiers: after the last one, twice the previous target, and so on.
+    case progressive
 }

@@ -78,7 +78,8 @@ public struct CatalogPreview: Sendable {
     /// The user's progress after an evaluation with `rules` (what their next AUTH would store), reading what it needs.
     static func evaluated(_ stored: UserProgress, rules: Rulebook, user: UserID, reader: any UserReader, now: Date) throws -> UserProgress {
         var progress = stored
-        progress.achievements = rules.achievements(templates: progress.templates, activities: progress.customActivities)
+        progress.achievements = rules.achievements(
+            templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks)
         let evaluator = ProgressEvaluator(rules: rules, user: user)
         var pieces = LoadedPieces()
         // Each round reads what the last asked for; a decision needs a few kinds of piece at most.

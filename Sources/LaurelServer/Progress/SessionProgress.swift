@@ -31,7 +31,8 @@ struct SessionProgress: Sendable {
         let (settings, history) = try reader.settings()
         let activities = try reader.customActivities()
         let templates = try reader.templates()
-        let achievements = rules.achievements(templates: templates, activities: activities)
+        let unlocks = try reader.unlocks()
+        let achievements = rules.achievements(templates: templates, activities: activities, unlocks: unlocks)
         var accumulator = ProgressAccumulator()
         var seqs = FactSeqs()
         var logged: Set<String> = []
@@ -54,7 +55,7 @@ struct SessionProgress: Sendable {
         }
         var progress = UserProgress(
             settings: settings, settingsHistory: history, subscription: try reader.subscription(), customActivities: activities,
-            templates: templates, achievements: achievements, unlocks: try reader.unlocks(), accumulator: accumulator,
+            templates: templates, achievements: achievements, unlocks: unlocks, accumulator: accumulator,
             figures: standing.figures, challenges: ChallengeBook(), allowance: standing.allowance)
         let today = progress.today(at: now)
         for kind in rules.catalog.offeredChallengePeriods {

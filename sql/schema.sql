@@ -898,7 +898,7 @@ CREATE TABLE laurel.templates (
     CONSTRAINT templates_check CHECK ((active = (inactive_reason IS NULL))),
     CONSTRAINT templates_inactive_reason_check CHECK ((inactive_reason = ANY (ARRAY['activity_deleted'::text, 'deactivated'::text]))),
     CONSTRAINT templates_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 64))),
-    CONSTRAINT templates_type_check CHECK ((type = ANY (ARRAY['volume'::text, 'daily'::text, 'weekly'::text, 'streak'::text, 'speed'::text, 'progressive'::text])))
+    CONSTRAINT templates_type_check CHECK ((type = ANY (ARRAY['volume'::text, 'daily'::text, 'weekly'::text, 'streak'::text, 'speed'::text, 'progressive'::text, 'monthly'::text])))
 );
 
 CREATE TABLE laurel.tokens (

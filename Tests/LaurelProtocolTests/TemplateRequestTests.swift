@@ -31,7 +31,9 @@ import Testing
     @Test func createChecksFields() {
         #expect(invalidField(#"TEMPLATE.CREATE {"type":"volume"}"#) == "activity")
         #expect(invalidField(#"TEMPLATE.CREATE {"activity":"x"}"#) == "type")
-        #expect(invalidField(#"TEMPLATE.CREATE {"activity":"x","type":"monthly"}"#) == "type")
+        #expect(invalidField(#"TEMPLATE.CREATE {"activity":"x","type":"hourly"}"#) == "type")
+        #expect(invalidField(#"TEMPLATE.CREATE {"activity":"x","type":"monthly"}"#) == nil)
+        #expect(invalidField(#"TEMPLATE.CREATE {"activity":"x","type":"progressive"}"#) == nil)
         #expect(invalidField(#"TEMPLATE.CREATE {"activity":"x","type":"volume","preset":""}"#) == "preset")
         #expect(invalidField(#"TEMPLATE.CREATE {"activity":"x","type":"volume","name":""}"#) == "name")
         #expect(invalidField(#"TEMPLATE.CREATE {"activity":"x","type":"volume","active":true}"#) == "active")

@@ -1,3 +1,16 @@
+extension LocalDay {
+    /// The local calendar month as `YYYY-MM` (a monthly template's period).
+    public var monthKey: String {
+        LocalDay.padded(year, 4) + "-" + LocalDay.padded(month, 2)
+    }
+
+    /// The first day of the next calendar month.
+    public var nextMonthStart: LocalDay {
+        let (year, month, _) = components
+        return LocalDay(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1) ?? adding(days: 31)
+    }
+}
+
 /// An ISO 8601 week (Monday to Sunday) of local dates, named by its ISO year and week number; the unit of
 /// `best_week` and `perfect_weeks`.
 public struct ISOWeek: Hashable, Comparable, Sendable {

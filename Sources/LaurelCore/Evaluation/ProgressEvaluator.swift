@@ -95,6 +95,11 @@ struct ChangeDecider {
     /// date, with the pushes that tell about it.
     /// - Parameter removesFacts: the change deleted facts: a shorter streak is then a correction, not news.
     mutating func settle(removesFacts: Bool) {
+        // A new month lists a monthly template's new tiers.
+        if progress.achievements.month != today.monthKey, progress.templates.contains(where: { $0.type == .monthly }) {
+            progress.achievements = rules.achievements(
+                templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks, today: today)
+        }
         completeReachedChallenges()
         let before = progress.figures
         let accumulator = progress.accumulator
@@ -119,7 +124,7 @@ struct ChangeDecider {
             guard !outcome.newlyUnlocked.isEmpty, progress.templates.contains(where: { $0.type == .progressive }) else { break }
             let listed = progress.achievements.entries.count
             progress.achievements = rules.achievements(
-                templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks)
+                templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks, today: today)
             guard progress.achievements.entries.count > listed else { break }
             unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
             let highest = outcome.highestLevel
@@ -201,7 +206,7 @@ struct ChangeDecider {
     /// The user's achievements again, after templates or custom activities changed.
     mutating func remakeAchievements() throws(Undecided) {
         progress.achievements = rules.achievements(
-            templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks)
+            templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks, today: today)
         try trackSpeedWindows()
     }
 

@@ -18,9 +18,11 @@ public final class Rulebook: Sendable {
         self.logTimes = logTimes
     }
 
-    /// The achievements of a user with these templates, custom activities (deleted ones included) and unlocks.
-    public func achievements(templates: [AchievementTemplate], activities: [Activity], unlocks: [String: Date]) -> UserAchievements {
+    /// The achievements of a user with these templates, custom activities (deleted ones included) and unlocks, on the
+    /// user's local day `today`.
+    public func achievements(templates: [AchievementTemplate], activities: [Activity], unlocks: [String: Date], today: LocalDay) -> UserAchievements {
         templates.isEmpty
-            ? catalogAchievements : UserAchievements(catalog: catalog, templates: templates, activities: activities, unlocks: unlocks)
+            ? catalogAchievements
+            : UserAchievements(catalog: catalog, templates: templates, activities: activities, unlocks: unlocks, today: today)
     }
 }

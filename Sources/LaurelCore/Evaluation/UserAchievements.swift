@@ -16,6 +16,8 @@ public final class UserAchievements: Sendable {
     }
 
     public let entries: [Entry]
+    /// The month (`YYYY-MM`) whose monthly tiers are listed, when made for a day.
+    public let month: String?
     /// The definitions to evaluate, in unlock order.
     public let evaluated: [AchievementDefinition]
     /// The speed windows the evaluated achievements need tracked.
@@ -28,8 +30,14 @@ public final class UserAchievements: Sendable {
     ///   - catalog: the catalog.
     ///   - templates: the user's templates, oldest first.
     ///   - activities: the user's custom activities, deleted ones included (for templates' names and units).
-    ///   - unlocks: the user's unlocks (a progressive template lists its generated targets unlocked so far and the next).
-    public init(catalog: Catalog, templates: [AchievementTemplate], activities custom: [Activity], unlocks: [String: Date] = [:]) {
+    ///   - unlocks: the user's unlocks (a progressive template lists its generated targets unlocked so far and the next,
+    ///     a monthly one its earlier months' unlocked tiers).
+    ///   - today: the user's local day (a monthly template lists this month's tiers).
+    public init(
+        catalog: Catalog, templates: [AchievementTemplate], activities custom: [Activity], unlocks: [String: Date] = [:], today: LocalDay? = nil
+    ) {
+        month = today?.monthKey
+        let unlocked = Set(unlocks.keys)
         var activities: [String: Activity] = [:]
         for activity in catalog.activities { activities[activity.id] = activity }
         for activity in custom { activities[activity.id] = activity }
@@ -38,7 +46,7 @@ public final class UserAchievements: Sendable {
         }
         for template in templates {
             let activity = activities[template.activityID]
-            for definition in template.achievements(activityName: activity?.name ?? template.activityID, isUnlocked: { unlocks[$0] != nil }) {
+            for definition in template.achievements(activityName: activity?.name ?? template.activityID, unlocked: unlocked, today: today) {
                 entries.append(Entry(definition: definition, template: template, unit: Self.unit(of: definition.rule, activities: activities)))
             }
         }
@@ -83,7 +91,8 @@ public final class UserAchievements: Sendable {
     /// What an achievement's `target` and `progress` count.
     static func unit(of rule: AchievementRule, activities: [String: Activity]) -> String {
         switch rule {
-        case .activityTotal(let activity), .bestDay(let activity), .bestWeek(let activity), .speed(let activity, _):
+        case .activityTotal(let activity), .bestDay(let activity), .bestWeek(let activity), .speed(let activity, _),
+             .monthTotal(let activity, _):
             return activities[activity]?.unit.rawValue ?? "reps"
         case .totalLogs, .busiestDay, .logsBefore, .logsAfter: return "logs"
         case .streak, .activityStreak: return "days"

@@ -52,6 +52,10 @@ public struct AchievementExplainer: Sendable {
                 !$0.answered && $0.windowEndsAt >= now && !settings.isVacation($0.day)
             }
             return (reminders.current, reminders.current > 0 ? pending?.windowEndsAt : nil)
+        case .monthTotal(_, let month):
+            // The month's total is gone when the month ends.
+            let measure = progress.measures(at: now).measure(of: rule, level: progress.figures.highestLevel)
+            return (measure, month == today.monthKey ? today.nextMonthStart.start(in: progress.zone) : nil)
         default:
             return (progress.measures(at: now).measure(of: rule, level: progress.figures.highestLevel), nil)
         }
@@ -79,6 +83,7 @@ public struct AchievementExplainer: Sendable {
         case .activityStreak(let activity): return "\(plural(n, "more day", "more days")) in a row with \(name(of: activity))"
         case .bestDay(let activity): return "\(amount(activity)) than your best day, in one day (\(target) in all)"
         case .bestWeek(let activity): return "\(amount(activity)) than your best week, in one week (\(target) in all)"
+        case .monthTotal(let activity, let month): return "\(amount(activity)) in \(AchievementTemplate.monthName(month))"
         case .speed(let activity, let minutes): return "\(target) \(unit) of \(name(of: activity)) within \(minutes) minutes, \(n) more than your best"
         case .dayVariety: return "\(plural(target, "different activity", "different activities")) in one day, \(n) more than your best"
         case .distinctActivities(let set):

@@ -36,9 +36,11 @@ public struct AchievementTemplate: Sendable, Hashable {
     /// The achievements the template generates, one per tier, in tier order. A generated achievement's id names
     /// the template and what unlocks it, so editing a tier's target (or window) makes a new achievement while a tier
     /// that keeps them keeps its unlock, whatever its name, label or icon become. A `progressive` template goes on
-    /// after its last tier with twice the previous target (up to 10^9): of those, the ones `isUnlocked` says are
-    /// unlocked and the next one.
-    public func achievements(activityName: String, isUnlocked: (String) -> Bool = { _ in false }) -> [AchievementDefinition] {
+    /// after its last tier with twice the previous target (up to 10^9): of those, the ones in `unlocked` and the next
+    /// one. A `monthly` template has a set of tiers for each local calendar month: the month of `today`'s, and of
+    /// earlier months the unlocked ones.
+    public func achievements(activityName: String, unlocked: Set<String> = [], today: LocalDay? = nil) -> [AchievementDefinition] {
+        if type == .monthly { return monthlyAchievements(activityName: activityName, unlocked: unlocked, today: today) }
         var definitions = tierAchievements(activityName: activityName)
         guard type == .progressive, var target = tiers.last?.target else { return definitions }
         while target <= TemplateTierRules.target.upperBound / 2 {
@@ -49,9 +51,39 @@ public struct AchievementTemplate: Sendable, Hashable {
                 id: id, name: "\(activityName) \(target)", description: Self.description(type: type, tier: generated, activityName: activityName),
                 icon: tiers.last?.icon ?? "🏅", category: type.rawValue, tier: .platinum, rule: rule(for: generated), target: target,
                 isSecret: false))
-            if !isUnlocked(id) { break }
+            if !unlocked.contains(id) { break }
         }
         return definitions
+    }
+
+    /// The tiers of earlier months that were unlocked (oldest first), then this month's.
+    private func monthlyAchievements(activityName: String, unlocked: Set<String>, today: LocalDay?) -> [AchievementDefinition] {
+        let prefix = Self.achievementIDPrefix(template: id)
+        let current = today?.monthKey
+        var months = Set(unlocked.compactMap { id -> String? in
+            guard id.hasPrefix(prefix), let month = id.split(separator: ".").last.map(String.init), month.count == 7, month != current else { return nil }
+            return month
+        }).sorted().map { ($0, true) }
+        if let current { months.append((current, false)) }
+        return months.flatMap { month, onlyUnlocked in
+            tierAchievements(activityName: activityName).enumerated().compactMap { index, definition -> AchievementDefinition? in
+                let tier = tiers[index]
+                var monthly = definition
+                monthly.id = "\(Self.achievementID(template: id, tier: tier)).\(month)"
+                guard !onlyUnlocked || unlocked.contains(monthly.id) else { return nil }
+                monthly.name += " (\(Self.monthName(month)))"
+                monthly.rule = .monthTotal(activity: activityID, month: month)
+                return monthly
+            }
+        }
+    }
+
+    /// `2026-11` as `November 2026`.
+    static func monthName(_ month: String) -> String {
+        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        let parts = month.split(separator: "-")
+        guard parts.count == 2, let number = Int(parts[1]), (1...12).contains(number) else { return month }
+        return "\(names[number - 1]) \(parts[0])"
     }
 
     private func tierAchievements(activityName: String) -> [AchievementDefinition] {
@@ -88,6 +120,7 @@ public struct AchievementTemplate: Sendable, Hashable {
     private func rule(for tier: TemplateTier) -> AchievementRule {
         switch type {
         case .volume, .progressive: .activityTotal(activity: activityID)
+        case .monthly: .monthTotal(activity: activityID, month: "")
         case .daily: .bestDay(activity: activityID)
         case .weekly: .bestWeek(activity: activityID)
         case .streak: .activityStreak(activity: activityID)
@@ -102,6 +135,7 @@ public struct AchievementTemplate: Sendable, Hashable {
     private static func description(type: TemplateType, tier: TemplateTier, activityName: String) -> String {
         switch type {
         case .volume, .progressive: "Log \(tier.target) \(activityName) in total."
+        case .monthly: "Log \(tier.target) \(activityName) within one calendar month."
         case .daily: "Log \(tier.target) \(activityName) in one day."
         case .weekly: "Log \(tier.target) \(activityName) in one week."
         case .streak: "Log \(activityName) \(tier.target) days in a row."

@@ -79,7 +79,7 @@ public struct CatalogPreview: Sendable {
     static func evaluated(_ stored: UserProgress, rules: Rulebook, user: UserID, reader: any UserReader, now: Date) throws -> UserProgress {
         var progress = stored
         progress.achievements = rules.achievements(
-            templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks)
+            templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks, today: progress.today(at: now))
         let evaluator = ProgressEvaluator(rules: rules, user: user)
         var pieces = LoadedPieces()
         // Each round reads what the last asked for; a decision needs a few kinds of piece at most.

@@ -32,7 +32,9 @@ struct SessionProgress: Sendable {
         let activities = try reader.customActivities()
         let templates = try reader.templates()
         let unlocks = try reader.unlocks()
-        let achievements = rules.achievements(templates: templates, activities: activities, unlocks: unlocks)
+        let achievements = rules.achievements(
+            templates: templates, activities: activities, unlocks: unlocks,
+            today: LocalDay(of: now, in: TimeZone(identifier: settings.timeZone) ?? .gmt))
         var accumulator = ProgressAccumulator()
         var seqs = FactSeqs()
         var logged: Set<String> = []

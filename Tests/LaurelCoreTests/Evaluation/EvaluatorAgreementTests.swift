@@ -81,7 +81,7 @@ import Testing
             case 62..<72:
                 user.now.addTimeInterval(Double(3600 * (1 + random.below(40))))
             case 72..<78:
-                let types: [TemplateType] = [.volume, .daily, .weekly, .streak, .speed, .progressive]
+                let types: [TemplateType] = [.volume, .daily, .weekly, .streak, .speed, .progressive, .monthly]
                 let type = types[random.below(types.count)]
                 let tiers = type == .speed
                     ? [TemplateTier(tier: "bronze", target: 20 + random.below(50), windowMinutes: 1 + random.below(60))]

@@ -22,7 +22,7 @@ import Testing
 
             func create(_ type: String, _ tiers: JSONValue) -> JSONObject { Templates.create("squats", type, tiers: tiers) }
             let refusals: [TemplateRefusal] = [
-                TemplateRefusal(verb: "TEMPLATE.CREATE", argument: create("monthly", Templates.tiers([10])), code: "invalid_argument",
+                TemplateRefusal(verb: "TEMPLATE.CREATE", argument: create("hourly", Templates.tiers([10])), code: "invalid_argument",
                                 field: "type", because: "an unknown type"),
                 TemplateRefusal(verb: "TEMPLATE.CREATE", argument: ["activity": "squats", "tiers": Templates.tiers([10])],
                                 code: "invalid_argument", field: "type", because: "no type and no preset"),

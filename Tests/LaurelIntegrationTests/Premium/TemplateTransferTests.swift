@@ -48,7 +48,7 @@ import Testing
             var document = exported
             document["templates"] = .array((exported["templates"]?.arrayValue ?? []) + [
                 ["name": "Speed without window", "activity": "squats", "type": "speed", "tiers": Templates.tiers([10])],
-                ["name": "Wrong type", "activity": "squats", "type": "monthly", "tiers": Templates.tiers([10])],
+                ["name": "Wrong type", "activity": "squats", "type": "hourly", "tiers": Templates.tiers([10])],
                 ["name": "Window on volume", "activity": "squats", "type": "volume", "tiers": Templates.tiers([10], window: 5)],
                 ["name": "Falling tiers", "activity": "squats", "type": "volume", "tiers": Templates.tiers([10, 5])],
             ])

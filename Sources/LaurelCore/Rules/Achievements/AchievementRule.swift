@@ -17,6 +17,8 @@ public enum AchievementRule: Hashable, Sendable, Codable {
     case bestDay(activity: String)
     /// The largest sum of `amount` of the activity in one ISO week.
     case bestWeek(activity: String)
+    /// The sum of `amount` of the activity's live logs in one local calendar month (`YYYY-MM`): a monthly template's.
+    case monthTotal(activity: String, month: String)
     /// The largest sum of `amount` of the activity's logs whose `at` all lie within `windowMinutes`.
     case speed(activity: String, windowMinutes: Int)
     /// The most distinct activities logged on one day.
@@ -48,6 +50,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case activityStreak = "activity_streak"
         case bestDay = "best_day"
         case bestWeek = "best_week"
+        case monthTotal = "month_total"
         case speed
         case dayVariety = "day_variety"
         case distinctActivities = "distinct_activities"
@@ -70,6 +73,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case .activityStreak: .activityStreak
         case .bestDay: .bestDay
         case .bestWeek: .bestWeek
+        case .monthTotal: .monthTotal
         case .speed: .speed
         case .dayVariety: .dayVariety
         case .distinctActivities: .distinctActivities
@@ -87,7 +91,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
     public var activity: String? {
         switch self {
         case .activityTotal(let activity), .activityStreak(let activity), .bestDay(let activity),
-             .bestWeek(let activity), .speed(let activity, _):
+             .bestWeek(let activity), .speed(let activity, _), .monthTotal(let activity, _):
             activity
         default:
             nil

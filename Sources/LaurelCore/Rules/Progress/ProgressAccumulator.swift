@@ -237,6 +237,7 @@ struct ActivityTally: Hashable, Sendable, Codable {
     /// The activity's live logs and their summed amount, per local day.
     var daily: [LocalDay: ActivityDay] = [:]
     var weeklyAmounts: [ISOWeek: Int] = [:]
+    var monthlyAmounts: [String: Int] = [:]
     var streak = StreakWalker(usesFreezes: false)
 
     /// Adds a log; returns whether it is the activity's first log on its day.
@@ -250,6 +251,7 @@ struct ActivityTally: Hashable, Sendable, Codable {
         let weekAmount = weeklyAmounts[week, default: 0] + log.amount
         weeklyAmounts[week] = weekAmount
         bestWeek = max(bestWeek, weekAmount)
+        monthlyAmounts[log.day.monthKey, default: 0] += log.amount
 
         guard isFirstThatDay else { return false }
         if streak.lastActiveDay.map({ log.day > $0 }) ?? true {
@@ -262,7 +264,7 @@ struct ActivityTally: Hashable, Sendable, Codable {
     }
 
     var measures: ActivityMeasures {
-        ActivityMeasures(total: total, logs: logs, bestDay: bestDay, bestWeek: bestWeek, longestStreak: streak.longest)
+        ActivityMeasures(total: total, logs: logs, bestDay: bestDay, bestWeek: bestWeek, longestStreak: streak.longest, months: monthlyAmounts)
     }
 }
 

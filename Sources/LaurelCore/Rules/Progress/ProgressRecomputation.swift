@@ -35,7 +35,8 @@ public struct ProgressRecomputation: Sendable {
                 logs: logs.count,
                 bestDay: byDay.values.max() ?? 0,
                 bestWeek: byWeek.values.max() ?? 0,
-                longestStreak: StreakCalculator.longestActivityStreak(days: byDay.keys, settings: settings)
+                longestStreak: StreakCalculator.longestActivityStreak(days: byDay.keys, settings: settings),
+                months: Dictionary(grouping: logs, by: \.day.monthKey).mapValues { $0.reduce(0) { $0 + $1.amount } }
             )
         }
 

@@ -8,8 +8,8 @@ import NIOWebSocket
 
 /// The WebSocket endpoint (`ws://HOST:WS_PORT/`, `wss://` with TLS): an HTTP request upgraded on `/`, subprotocol
 /// `laurel.v1` chosen when the client offers it; the upgraded connection then carries the line protocol
-/// (``WebSocketLineCodec``) into the same connection loop as TCP. A request that is not an upgrade is answered
-/// `426 Upgrade Required` and closed.
+/// (``WebSocketLineCodec``) into the same connection loop as TCP. `GET /` without an upgrade gets the demo page;
+/// any other request that is not an upgrade is answered `426 Upgrade Required`; both are closed after the answer.
 enum WebSocketEntrance {
     static let subprotocol = "laurel.v1"
 
@@ -66,20 +66,28 @@ enum WebSocketEntrance {
     }
 }
 
-/// Answers a plain HTTP request on the WebSocket port: `426 Upgrade Required`, then closes.
+/// Answers a plain HTTP request on the WebSocket port, then closes: `GET /` gets the demo page (``DemoPage``), anything
+/// else `426 Upgrade Required`.
 private final class UpgradeRequired: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    private var asksForPage = false
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .end = unwrapInboundIn(data) else { return }
-        let body = ByteBuffer(string: "This is Laurel's WebSocket endpoint: connect with a WebSocket client (subprotocol \(WebSocketEntrance.subprotocol)).\n")
+        let part = unwrapInboundIn(data)
+        if case .head(let head) = part { asksForPage = head.method == .GET && (head.uri == "/" || head.uri.hasPrefix("/?")) }
+        guard case .end = part else { return }
+        let body = asksForPage
+            ? ByteBuffer(string: DemoPage.html)
+            : ByteBuffer(string: "This is Laurel's WebSocket endpoint: connect with a WebSocket client (subprotocol \(WebSocketEntrance.subprotocol)).\n")
         var headers = HTTPHeaders()
-        headers.add(name: "Upgrade", value: "websocket")
+        if !asksForPage { headers.add(name: "Upgrade", value: "websocket") }
         headers.add(name: "Connection", value: "close")
-        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Type", value: asksForPage ? "text/html; charset=utf-8" : "text/plain; charset=utf-8")
         headers.add(name: "Content-Length", value: String(body.readableBytes))
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .upgradeRequired, headers: headers))), promise: nil)
+        let status: HTTPResponseStatus = asksForPage ? .ok : .upgradeRequired
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }

@@ -69,12 +69,18 @@ import Testing
         }
     }
 
-    @Test func aPlainHTTPRequestIsToldToUpgrade() async throws {
+    @Test func plainHTTPGetsTheDemoPageOrIsToldToUpgrade() async throws {
         try await TestServer.withServer(configuration: Self.configuration()) { server in
-            let client = try await LineClient.connect(port: try #require(server.webSocketPort))
-            try await client.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r")
-            let lines = await client.linesUntilClosed(timeout: .seconds(10)) ?? []
-            #expect(lines.first?.raw.hasPrefix("HTTP/1.1 426") == true, "\(lines.map(\.raw))")
+            let port = try #require(server.webSocketPort)
+            let other = try await LineClient.connect(port: port)
+            try await other.send("GET /elsewhere HTTP/1.1\r\nHost: localhost\r\n\r")
+            let refused = await other.linesUntilClosed(timeout: .seconds(10)) ?? []
+            #expect(refused.first?.raw.hasPrefix("HTTP/1.1 426") == true, "\(refused.map(\.raw))")
+            let page = try await LineClient.connect(port: port)
+            try await page.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r")
+            let lines = await page.linesUntilClosed(timeout: .seconds(10)) ?? []
+            #expect(lines.first?.raw.hasPrefix("HTTP/1.1 200") == true)
+            #expect(lines.contains { $0.raw.contains("<title>Laurel live demo</title>") })
         }
     }
 

@@ -46,6 +46,24 @@ CREATE FUNCTION laurel.account_document(p_user bigint) RETURNS json
     );
 $$;
 
+CREATE FUNCTION laurel.achievement_rarity() RETURNS TABLE(achievement_id text, rarity numeric)
+    LANGUAGE sql STABLE
+    AS $$
+    WITH active AS (
+        SELECT l.user_id FROM laurel.logs l WHERE l.deleted_at IS NULL AND l.at > now() - interval '30 days'
+        UNION
+        SELECT c.user_id FROM laurel.lesson_completions c WHERE c.at > now() - interval '30 days'
+    ), total AS (
+        SELECT count(*) AS users FROM active
+    )
+    SELECT a.id, CASE WHEN total.users = 0 THEN 0
+                      ELSE round(count(u.user_id)::numeric / total.users, 3) END
+      FROM laurel.achievements a
+     CROSS JOIN total
+      LEFT JOIN laurel.unlocks u ON u.achievement_id = a.id AND u.user_id IN (SELECT user_id FROM active)
+     GROUP BY a.id, total.users
+$$;
+
 CREATE FUNCTION laurel.announce(p_event text, p_user bigint) RETURNS void
     LANGUAGE sql
     AS $$

@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
     public var tls: NIOSSLContext?
     /// The WebSocket port (`--ws-port`): nil turns the endpoint off, 0 takes any free port.
     public var webSocketPort: Int?
+    /// How often achievements' rarity is read again (rules.md asks at least every 10 minutes).
+    public var rarityRefreshInterval: Duration = .seconds(300)
     /// Requests of any verb a connection may send a second, sustained, and at once: beyond them a request is
     /// answered `rate_limited` without running. The burst leaves room for a device's offline backlog of LOGs.
     public var connectionRequestsPerSecond: Double = 200

@@ -38,6 +38,9 @@ public protocol LaurelStore: Sendable {
     /// Where each of these users' stored state stands, in one statement; a user missing from the answer was deleted.
     func marks(of users: [UserID]) async throws(StoreError) -> [UserID: UserMarks]
 
+    /// The rarity of each achievement of the running catalog (rules.md, "Rarity"), by id.
+    func achievementRarity() async throws(StoreError) -> [String: Double]
+
     /// Whether the database answers a trivial statement now (for `/health`); never throws.
     func isReachable() async -> Bool
 

@@ -79,6 +79,7 @@ public final class LaurelServer: Service, Sendable {
         }
         try await withThrowingTaskGroup(of: Void.self) { background in
             background.addTask { await self.followStoreEvents() }
+            background.addTask { await self.refreshRarity() }
             try await withGracefulShutdownHandler {
                 try await withThrowingDiscardingTaskGroup { connections in
                     if let webSockets {
@@ -152,6 +153,19 @@ public final class LaurelServer: Service, Sendable {
                 services.metrics.storeEventResumes.increment()
                 await compareConnectedUsersWithStore()
             }
+        }
+    }
+
+    /// Reads achievements' rarity now and then again every `rarityRefreshInterval`, until the server stops. A failed
+    /// reading keeps the last one.
+    private func refreshRarity() async {
+        while !Task.isCancelled {
+            do {
+                services.rarity.replace(with: try await services.store.achievementRarity())
+            } catch {
+                services.logger.warning("could not read achievements' rarity", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: services.configuration.rarityRefreshInterval)
         }
     }
 

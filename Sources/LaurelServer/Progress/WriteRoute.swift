@@ -71,7 +71,7 @@ struct WriteRoute {
                 guard !decision.writes.isEmpty else { return Performed(decision: decision, pushes: [], answer: rendered) }
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
-                    pushes: PushRendering.drafts(for: decision, rules: context.services.rules), answer: rendered,
+                    pushes: PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity), answer: rendered,
                     snapshot: decision.writes.rebuilt ? try ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil)
                 switch try await access.commit(commit) {
                 case .committed(let version, let lastSeq, let factSeq, let pushes):

@@ -50,8 +50,9 @@ struct AchievementView: Sendable {
     /// How far along, 0 to 1.
     var completion: Double { Double(progress) / Double(max(1, definition.target)) }
 
-    /// The ACHIEVEMENT object, with `explain` when an explanation is given.
-    func write(into json: inout JSONWriter, explanation: AchievementExplanation? = nil) {
+    /// The ACHIEVEMENT object, with `explain` when an explanation is given. `rarity` is the built-in achievements'
+    /// (a template's is `null`).
+    func write(into json: inout JSONWriter, rarity: RarityTable?, explanation: AchievementExplanation? = nil) {
         let concealed = definition.isSecret && !isUnlocked
         json.beginObject()
         json.field("id", definition.id)
@@ -68,6 +69,8 @@ struct AchievementView: Sendable {
         json.field("unit", entry.unit)
         json.field("unlocked_at", ifPresent: unlockedAt.map(Timestamp.format))
         json.field("hidden", isHidden)
+        json.key("rarity")
+        if entry.template == nil, let rarity { json.double(rarity.rarity(of: definition.id)) } else { json.null() }
         if let explanation {
             json.key("explain")
             ExplanationRendering.write(explanation, into: &json)

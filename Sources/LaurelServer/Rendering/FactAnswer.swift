@@ -7,15 +7,15 @@ import LaurelProtocol
 /// It is kept with the fact, so a retry with the same id gets the first answer back, marked as a duplicate.
 enum FactAnswer {
     /// The answer to a decided fact: a new one's, or a retry's first answer.
-    static func text(for decision: Decision, rules: Rulebook) -> String? {
+    static func text(for decision: Decision, rules: Rulebook, rarity: RarityTable) -> String? {
         switch decision.outcome {
-        case .recorded(let fact): return new(fact, decision: decision).text
+        case .recorded(let fact): return new(fact, decision: decision, rarity: rarity).text
         case .replayed(let first): return replay(first)
         default: return nil
         }
     }
 
-    private static func new(_ fact: NewFact, decision: Decision) -> JSONWriter {
+    private static func new(_ fact: NewFact, decision: Decision, rarity: RarityTable) -> JSONWriter {
         let progress = decision.progress
         var json = JSONWriter(capacity: 320)
         json.beginObject()
@@ -26,7 +26,7 @@ enum FactAnswer {
         json.beginArray()
         let measures = decision.events.contains { if case .unlocked = $0 { true } else { false } } ? progress.measures(at: decision.decidedAt) : nil
         for case .unlocked(let id) in decision.events {
-            AchievementView.one(id, of: progress, at: decision.decidedAt, measures: measures)?.write(into: &json)
+            AchievementView.one(id, of: progress, at: decision.decidedAt, measures: measures)?.write(into: &json, rarity: rarity)
         }
         json.endArray()
         json.field("xp", progress.figures.xp)

@@ -9,7 +9,7 @@ import NIOCore
 /// wire, `* KIND {...data, "seq": n}`.
 enum PushRendering {
     /// The pushes that tell about a decision, in its events' order.
-    static func drafts(for decision: Decision, rules: Rulebook) -> [PushDraft] {
+    static func drafts(for decision: Decision, rules: Rulebook, rarity: RarityTable) -> [PushDraft] {
         guard !decision.events.isEmpty else { return [] }
         let progress = decision.progress
         let measures = progress.measures(at: decision.decidedAt)
@@ -19,7 +19,7 @@ enum PushRendering {
             switch event {
             case .unlocked(let id):
                 guard let view = AchievementView.one(id, of: progress, at: decision.decidedAt, measures: measures) else { return nil }
-                view.write(into: &json)
+                view.write(into: &json, rarity: rarity)
                 kind = .unlock
             case .challengeCompleted(let challenge):
                 ChallengeRendering.write(challenge, progress: challenge.choice.target, into: &json)

@@ -19,7 +19,8 @@ enum TemplateRendering {
         json.field("updated_at", Timestamp.format(template.updatedAt))
         json.key("achievements")
         json.beginArray()
-        for view in views where view.entry.template?.id == template.id { view.write(into: &json) }
+        // A template's achievements have no rarity (`null`).
+        for view in views where view.entry.template?.id == template.id { view.write(into: &json, rarity: nil) }
         json.endArray()
         json.endObject()
     }

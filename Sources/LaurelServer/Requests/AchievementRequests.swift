@@ -40,7 +40,7 @@ enum AchievementRequests {
         json.endObject()
         json.key("achievements")
         json.beginArray()
-        for view in ordered(views) { view.write(into: &json) }
+        for view in ordered(views) { view.write(into: &json, rarity: context.services.rarity) }
         json.endArray()
         json.endObject()
         return RequestOutcome(json: json)
@@ -53,7 +53,7 @@ enum AchievementRequests {
         let explanation = request.explain
             ? AchievementExplainer(progress: progress, catalog: context.catalog, now: now).explain(view.entry) : nil
         var json = JSONWriter()
-        view.write(into: &json, explanation: explanation)
+        view.write(into: &json, rarity: context.services.rarity, explanation: explanation)
         return RequestOutcome(json: json)
     }
 

@@ -17,6 +17,8 @@ final class ServerResources: Sendable {
     /// Lets 32 connections answer their first requests at once (twice the default database pool: more would
     /// only wait for it).
     let authentications = AuthenticationGate(limit: 32)
+    /// Built-in achievements' rarity, read in the background.
+    let rarity = RarityTable()
 
     init(configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog, metrics: ServerMetrics, logger: Logger) {
         self.metrics = metrics

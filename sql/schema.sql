@@ -366,6 +366,7 @@ BEGIN
                    deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_window smallint,
                    settings_day date, window_minutes smallint, answered boolean,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
+                   installed_listing uuid,
                    unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
@@ -471,16 +472,30 @@ BEGIN
          WHERE s.custom_activity IS NOT NULL
         ON CONFLICT (id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE a.user_id = EXCLUDED.user_id
     ), templates_saved AS (
-        INSERT INTO laurel.templates AS t (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at)
+        INSERT INTO laurel.templates AS t (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at,
+                                           listing_id)
         SELECT x.id, s.user_id, x.activity_id, x.name, x.type, x.tiers::json, x.active, x.inactive_reason,
-               'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond'
+               'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond',
+               x.listing_id
           FROM stored s
          CROSS JOIN LATERAL json_to_recordset(s.templates) AS x(id uuid, activity_id text, name text, type text, tiers text,
-                                                                 active boolean, inactive_reason text, created_us bigint, updated_us bigint)
+                                                                 active boolean, inactive_reason text, created_us bigint, updated_us bigint,
+                                                                 listing_id uuid)
          WHERE s.templates IS NOT NULL
         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
             inactive_reason = EXCLUDED.inactive_reason, updated_at = EXCLUDED.updated_at
          WHERE t.user_id = EXCLUDED.user_id
+    ), installs AS (
+        -- Each installer counts once; a listing unpublished meanwhile counts nothing.
+        INSERT INTO laurel.listing_installs (listing_id, user_id)
+        SELECT s.installed_listing, s.user_id FROM stored s
+         WHERE s.installed_listing IS NOT NULL
+           AND EXISTS (SELECT 1 FROM laurel.listings l WHERE l.id = s.installed_listing)
+        ON CONFLICT DO NOTHING
+        RETURNING listing_id
+    ), installs_counted AS (
+        UPDATE laurel.listings l SET installs = l.installs + 1
+          FROM installs i WHERE l.id = ANY (ARRAY(SELECT i2.listing_id FROM installs i2)) AND l.id = i.listing_id
     ), templates_deleted AS (
         DELETE FROM laurel.templates t USING stored s
          WHERE t.id = ANY (ARRAY(SELECT gone.id FROM stored u CROSS JOIN LATERAL unnest(u.deleted_templates) AS gone(id)))
@@ -616,6 +631,13 @@ CREATE FUNCTION laurel.template_limit() RETURNS integer
                     (SELECT l.template_limit FROM laurel.server_limits l), 100)
 $$;
 
+CREATE FUNCTION laurel.unpublish_listing(listing_id text) RETURNS boolean
+    LANGUAGE sql
+    AS $$
+    WITH gone AS (DELETE FROM laurel.listings l WHERE l.id::text = unpublish_listing.listing_id RETURNING 1)
+    SELECT count(*) > 0 FROM gone
+$$;
+
 CREATE FUNCTION laurel.user_id_of(p_name text) RETURNS bigint
     LANGUAGE plpgsql STABLE
     AS $$
@@ -738,6 +760,26 @@ ALTER TABLE laurel.lesson_completions ALTER COLUMN seq ADD GENERATED ALWAYS AS I
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+CREATE TABLE laurel.listing_installs (
+    listing_id uuid NOT NULL,
+    user_id bigint NOT NULL
+);
+
+CREATE TABLE laurel.listings (
+    id uuid NOT NULL,
+    author_id bigint NOT NULL,
+    template_id uuid NOT NULL,
+    name text NOT NULL,
+    type text NOT NULL,
+    tiers json NOT NULL,
+    activity_name text,
+    description text NOT NULL,
+    installs integer DEFAULT 0 NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT listings_description_check CHECK ((length(description) <= 280))
 );
 
 ALTER TABLE laurel.logs ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
@@ -913,6 +955,7 @@ CREATE TABLE laurel.templates (
     inactive_reason text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    listing_id uuid,
     CONSTRAINT templates_check CHECK ((active = (inactive_reason IS NULL))),
     CONSTRAINT templates_inactive_reason_check CHECK ((inactive_reason = ANY (ARRAY['activity_deleted'::text, 'deactivated'::text]))),
     CONSTRAINT templates_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 64))),
@@ -982,6 +1025,15 @@ ALTER TABLE ONLY laurel.challenges
 ALTER TABLE ONLY laurel.lesson_completions
     ADD CONSTRAINT lesson_completions_pkey PRIMARY KEY (user_id, id);
 
+ALTER TABLE ONLY laurel.listing_installs
+    ADD CONSTRAINT listing_installs_pkey PRIMARY KEY (listing_id, user_id);
+
+ALTER TABLE ONLY laurel.listings
+    ADD CONSTRAINT listings_author_id_template_id_key UNIQUE (author_id, template_id);
+
+ALTER TABLE ONLY laurel.listings
+    ADD CONSTRAINT listings_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY laurel.logs
     ADD CONSTRAINT logs_pkey PRIMARY KEY (user_id, id);
 
@@ -1031,6 +1083,10 @@ CREATE UNIQUE INDEX activities_custom_name ON laurel.activities USING btree (use
 
 CREATE INDEX lesson_completions_user_seq ON laurel.lesson_completions USING btree (user_id, seq);
 
+CREATE INDEX listings_new ON laurel.listings USING btree (published_at DESC, id DESC);
+
+CREATE INDEX listings_popular ON laurel.listings USING btree (installs DESC, published_at DESC, id DESC);
+
 CREATE INDEX logs_user_at ON laurel.logs USING btree (user_id, at DESC, seq DESC) WHERE (deleted_at IS NULL);
 
 CREATE INDEX logs_user_seq ON laurel.logs USING btree (user_id, seq) WHERE (deleted_at IS NULL);
@@ -1053,6 +1109,12 @@ CREATE UNIQUE INDEX users_name_key ON laurel.users USING btree (lower((name COLL
 
 ALTER TABLE ONLY laurel.activities
     ADD CONSTRAINT activities_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.listing_installs
+    ADD CONSTRAINT listing_installs_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES laurel.listings(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.listings
+    ADD CONSTRAINT listings_author_id_fkey FOREIGN KEY (author_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY laurel.logs
     ADD CONSTRAINT logs_activity_id_fkey FOREIGN KEY (activity_id) REFERENCES laurel.activities(id);

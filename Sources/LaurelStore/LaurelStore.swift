@@ -38,6 +38,20 @@ public protocol LaurelStore: Sendable {
     /// Where each of these users' stored state stands, in one statement; a user missing from the answer was deleted.
     func marks(of users: [UserID]) async throws(StoreError) -> [UserID: UserMarks]
 
+    /// Publishes `template` of `author` with `description`, or publishes it again: the same listing (id and
+    /// `published_at`) takes the template as it is now.
+    func publish(_ template: AchievementTemplate, activityName: String?, description: String, author: UserID) async throws(StoreError)
+        -> TemplateListing
+
+    /// Removes the listing if `author` published it; false when there is no such listing of theirs.
+    func unpublish(listing: String, author: UserID) async throws(StoreError) -> Bool
+
+    /// A listing by id, nil when there is none (never published, or unpublished).
+    func listing(_ id: String) async throws(StoreError) -> TemplateListing?
+
+    /// A page of listings, and the cursor of the next page when there is one.
+    func market(_ query: MarketQuery) async throws(StoreError) -> (listings: [TemplateListing], next: String?)
+
     /// The rarity of each achievement of the running catalog (rules.md, "Rarity"), by id.
     func achievementRarity() async throws(StoreError) -> [String: Double]
 

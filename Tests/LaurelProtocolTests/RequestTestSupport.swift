@@ -16,6 +16,8 @@ let argumentTypes: [String: any (RequestArguments & Hashable).Type] = [
     "TEMPLATE.DELETE": IDRequest.self, "TEMPLATE.EXPORT": TemplateExportRequest.self,
     "TEMPLATE.IMPORT": TemplateImportRequest.self, "ACCOUNT.EXPORT": NoArguments.self,
     "ACCOUNT.DELETE": AccountDeleteRequest.self, "NOTIFICATIONS": NotificationsRequest.self,
+    "TEMPLATE.PUBLISH": TemplatePublishRequest.self, "TEMPLATE.UNPUBLISH": ListingRequest.self,
+    "TEMPLATE.INSTALL": TemplateInstallRequest.self, "MARKET": MarketRequest.self,
 ]
 
 /// A parser that knows the verbs of protocol version 1.

@@ -98,3 +98,21 @@ import Testing
         #expect(invalidField(#"TEMPLATE.IMPORT {"document":"{}"}"#) == "document")
     }
 }
+
+/// The marketplace's requests: fields, defaults and bounds.
+@Suite struct MarketplaceRequestTests {
+    @Test func fieldsAndBounds() {
+        #expect(request(#"TEMPLATE.PUBLISH {"id":"t1"}"#) == AnyHashable(TemplatePublishRequest(id: "t1")))
+        #expect(request(#"TEMPLATE.PUBLISH {"id":"t1","description":"  Good one "}"#) == AnyHashable(TemplatePublishRequest(id: "t1", description: "Good one")))
+        #expect(invalidField(#"TEMPLATE.PUBLISH {"description":"x"}"#) == "id")
+        #expect(invalidField("TEMPLATE.PUBLISH {\"id\":\"t\",\"description\":\"\(String(repeating: "d", count: 281))\"}") == "description")
+        #expect(request(#"TEMPLATE.UNPUBLISH {"listing_id":"l1"}"#) == AnyHashable(ListingRequest(listingID: "l1")))
+        #expect(invalidField("TEMPLATE.UNPUBLISH") == "listing_id")
+        #expect(request(#"TEMPLATE.INSTALL {"listing_id":"l1","activity":"Rowing"}"#) == AnyHashable(TemplateInstallRequest(listingID: "l1", activity: "Rowing")))
+        #expect(request("MARKET") == AnyHashable(MarketRequest()))
+        #expect(request(#"MARKET {"type":"daily","sort":"new","limit":100,"after":"c"}"#)
+            == AnyHashable(MarketRequest(type: .daily, sort: .new, limit: 100, after: "c")))
+        #expect(invalidField(#"MARKET {"limit":101}"#) == "limit")
+        #expect(invalidField(#"MARKET {"sort":"best"}"#) == "sort")
+    }
+}

@@ -15,7 +15,8 @@
 --   settings_*               new settings in force from settings_day (zone, rest day, vacation, weekly goal,
 --                            reminder window)
 --   custom_activity          a custom activity created or changed: {"id","name","unit","icon","deleted"}
---   templates                templates created or changed, deleted_templates and deleted_unlock_prefixes
+--   templates                templates created or changed, deleted_templates and deleted_unlock_prefixes;
+--                            installed_listing: the marketplace listing a new template was installed from
 --   unlocks, decided_us      achievements unlocked, and the moment of the decision (unlocks, completions, choices)
 --   chosen, completed        challenges chosen now (rows) and stored ones completed now ({"period","period_start","slot"})
 --   push_kinds, push_data    pushes to store with the user's next seqs, in this order
@@ -47,6 +48,7 @@ BEGIN
                    deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_window smallint,
                    settings_day date, window_minutes smallint, answered boolean,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
+                   installed_listing uuid,
                    unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
@@ -152,16 +154,30 @@ BEGIN
          WHERE s.custom_activity IS NOT NULL
         ON CONFLICT (id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE a.user_id = EXCLUDED.user_id
     ), templates_saved AS (
-        INSERT INTO laurel.templates AS t (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at)
+        INSERT INTO laurel.templates AS t (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at,
+                                           listing_id)
         SELECT x.id, s.user_id, x.activity_id, x.name, x.type, x.tiers::json, x.active, x.inactive_reason,
-               'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond'
+               'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond',
+               x.listing_id
           FROM stored s
          CROSS JOIN LATERAL json_to_recordset(s.templates) AS x(id uuid, activity_id text, name text, type text, tiers text,
-                                                                 active boolean, inactive_reason text, created_us bigint, updated_us bigint)
+                                                                 active boolean, inactive_reason text, created_us bigint, updated_us bigint,
+                                                                 listing_id uuid)
          WHERE s.templates IS NOT NULL
         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
             inactive_reason = EXCLUDED.inactive_reason, updated_at = EXCLUDED.updated_at
          WHERE t.user_id = EXCLUDED.user_id
+    ), installs AS (
+        -- Each installer counts once; a listing unpublished meanwhile counts nothing.
+        INSERT INTO laurel.listing_installs (listing_id, user_id)
+        SELECT s.installed_listing, s.user_id FROM stored s
+         WHERE s.installed_listing IS NOT NULL
+           AND EXISTS (SELECT 1 FROM laurel.listings l WHERE l.id = s.installed_listing)
+        ON CONFLICT DO NOTHING
+        RETURNING listing_id
+    ), installs_counted AS (
+        UPDATE laurel.listings l SET installs = l.installs + 1
+          FROM installs i WHERE l.id = ANY (ARRAY(SELECT i2.listing_id FROM installs i2)) AND l.id = i.listing_id
     ), templates_deleted AS (
         DELETE FROM laurel.templates t USING stored s
          WHERE t.id = ANY (ARRAY(SELECT gone.id FROM stored u CROSS JOIN LATERAL unnest(u.deleted_templates) AS gone(id)))

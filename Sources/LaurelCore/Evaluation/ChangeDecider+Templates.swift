@@ -10,6 +10,9 @@ extension ChangeDecider {
         } else {
             activities = progress.liveActivities(catalog: catalog)
         }
+        if let listing = draft.listingID, progress.templates.contains(where: { $0.listingID == listing }) {
+            throw .refused(.conflict("you hold a copy of this listing already"))
+        }
         let limit = rules.limits.templates
         if progress.templates.count + activities.count > limit {
             throw .refused(.tooLarge(limit: limit, message: "at most \(limit) templates"))
@@ -17,8 +20,9 @@ extension ChangeDecider {
         let created = activities.map { activity in
             let type = draft.type.rawValue
             let name = draft.name ?? "\(activity.name) \(type.prefix(1).uppercased())\(type.dropFirst())"
-            return add(name: name, activityID: activity.id, type: draft.type, tiers: draft.tiers, active: true)
+            return add(name: name, activityID: activity.id, type: draft.type, tiers: draft.tiers, active: true, listingID: draft.listingID)
         }
+        writes.installedListing = draft.listingID
         try remakeAchievements()
         settle(removesFacts: false)
         return .templates(created)
@@ -101,10 +105,12 @@ extension ChangeDecider {
         return .imported(created: created, skipped: skipped)
     }
 
-    private mutating func add(name: String, activityID: String, type: TemplateType, tiers: [TemplateTier], active: Bool) -> AchievementTemplate {
+    private mutating func add(
+        name: String, activityID: String, type: TemplateType, tiers: [TemplateTier], active: Bool, listingID: String? = nil
+    ) -> AchievementTemplate {
         let template = AchievementTemplate(
             id: evaluator.makeID(), name: name, activityID: activityID, type: type, tiers: tiers, active: active,
-            inactiveReason: active ? nil : AchievementTemplate.deactivated, createdAt: now, updatedAt: now)
+            inactiveReason: active ? nil : AchievementTemplate.deactivated, createdAt: now, updatedAt: now, listingID: listingID)
         progress.templates.append(template)
         writes.templates.append(template)
         writes.reloadsSessions = true

@@ -103,6 +103,8 @@ public struct ProgressWrites: Sendable {
     public var deletedTemplates: [String] = []
     /// Unlocks stored under these prefixes go (a deleted template's).
     public var deletedUnlockPrefixes: [String] = []
+    /// The marketplace listing a new template was installed from (its install is counted with the commit).
+    public var installedListing: String?
     /// Achievements unlocked now, in unlock order.
     public var unlocks: [String] = []
     /// Challenges chosen now for periods that had none (with their completion, when completed at once).

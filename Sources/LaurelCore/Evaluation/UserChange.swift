@@ -119,12 +119,15 @@ public struct TemplateDraft: Sendable, Hashable {
     public var type: TemplateType
     public var tiers: [TemplateTier]
     public var name: String?
+    /// The marketplace listing the template is installed from (TEMPLATE.INSTALL).
+    public var listingID: String?
 
-    public init(activity: String?, type: TemplateType, tiers: [TemplateTier], name: String?) {
+    public init(activity: String?, type: TemplateType, tiers: [TemplateTier], name: String?, listingID: String? = nil) {
         self.activity = activity
         self.type = type
         self.tiers = tiers
         self.name = name
+        self.listingID = listingID
     }
 }
 

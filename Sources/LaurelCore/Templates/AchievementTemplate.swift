@@ -14,14 +14,17 @@ public struct AchievementTemplate: Sendable, Hashable {
     public var inactiveReason: String?
     public var createdAt: Date
     public var updatedAt: Date
+    /// The marketplace listing this template was installed from, if any.
+    public var listingID: String?
 
     public static let activityDeleted = "activity_deleted"
     public static let deactivated = "deactivated"
 
     public init(
         id: String, name: String, activityID: String, type: TemplateType, tiers: [TemplateTier], active: Bool = true,
-        inactiveReason: String? = nil, createdAt: Date, updatedAt: Date
+        inactiveReason: String? = nil, createdAt: Date, updatedAt: Date, listingID: String? = nil
     ) {
+        self.listingID = listingID
         self.id = id
         self.name = name
         self.activityID = activityID

@@ -23,7 +23,7 @@ extension PostgresUserReader {
     func templates() throws -> [AchievementTemplate] {
         try connection.query(
             """
-            SELECT id::text AS id, name, activity_id, type, tiers::text AS tiers, active, inactive_reason,
+            SELECT id::text AS id, name, activity_id, type, tiers::text AS tiers, active, inactive_reason, listing_id::text AS listing_id,
                    \(PostgresTimestamp.column("created_at", as: "created_us")), \(PostgresTimestamp.column("updated_at", as: "updated_us"))
               FROM laurel.templates WHERE user_id = $1::bigint ORDER BY created_at, id
             """, [userParameter]
@@ -33,11 +33,11 @@ extension PostgresUserReader {
                 id: try row.string("id"), name: try row.string("name"), activityID: try row.string("activity_id"), type: type,
                 tiers: try Self.tiers(try row.string("tiers")), active: try row.bool("active"), inactiveReason: row["inactive_reason"],
                 createdAt: PostgresTimestamp.date(microseconds: try row.int("created_us")),
-                updatedAt: PostgresTimestamp.date(microseconds: try row.int("updated_us")))
+                updatedAt: PostgresTimestamp.date(microseconds: try row.int("updated_us")), listingID: row["listing_id"])
         }
     }
 
-    private static func tiers(_ text: String) throws -> [TemplateTier] {
+    static func tiers(_ text: String) throws -> [TemplateTier] {
         guard case .array(let list) = try JSONParser.parse(text) else { throw StoreError.failed("stored tiers are not a list") }
         return try list.map { value in
             guard let tier = value.objectValue.flatMap(TemplateTier.init(json:)) else {

@@ -32,6 +32,7 @@ enum UserCommitBatch {
         if writes.rebuilt { json.field("rebuilt", true) }
         json.field("decided_us", PostgresTimestamp.microseconds(commit.decidedAt))
         if let fact = writes.fact { write(fact, answer: commit.answer ?? "{}", into: &json) }
+        json.field("installed_listing", ifPresent: writes.installedListing)
         json.field("deleted_log", ifPresent: writes.deletedLog)
         if let change = writes.settings {
             json.field("settings_zone", change.0.timeZone)
@@ -138,6 +139,7 @@ enum UserCommitBatch {
         json.field("inactive_reason", ifPresent: template.inactiveReason)
         json.field("created_us", PostgresTimestamp.microseconds(template.createdAt))
         json.field("updated_us", PostgresTimestamp.microseconds(template.updatedAt))
+        json.field("listing_id", ifPresent: template.listingID)
         json.endObject()
     }
 

@@ -121,3 +121,89 @@ public struct TemplateImportRequest: RequestArguments, Hashable {
         document = try fields.required(fields.object("document"), "document")
     }
 }
+
+/// `TEMPLATE.PUBLISH {"id", "description"?}`: publishes one of the user's templates in the marketplace.
+public struct TemplatePublishRequest: RequestArguments, Hashable {
+    public var id: String
+    /// 0 to 280 characters, normalised like names.
+    public var description: String
+
+    public init(id: String, description: String = "") {
+        self.id = id
+        self.description = description
+    }
+
+    public init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["id", "description"])
+        id = try fields.required(fields.string("id", .identifier), "id")
+        if case .string(let text)? = argument?["description"], text.allSatisfy(\.isWhitespace) {
+            description = ""
+        } else {
+            description = try fields.string("description", .listingDescription) ?? ""
+        }
+    }
+}
+
+/// `TEMPLATE.UNPUBLISH {"listing_id"}`.
+public struct ListingRequest: RequestArguments, Hashable {
+    public var listingID: String
+
+    public init(listingID: String) {
+        self.listingID = listingID
+    }
+
+    public init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["listing_id"])
+        listingID = try fields.required(fields.string("listing_id", .identifier), "listing_id")
+    }
+}
+
+/// `TEMPLATE.INSTALL {"listing_id", "activity"?}`.
+public struct TemplateInstallRequest: RequestArguments, Hashable {
+    public var listingID: String
+    /// The installer's activity (id or name); without it, the one named like the listing's activity.
+    public var activity: String?
+
+    public init(listingID: String, activity: String? = nil) {
+        self.listingID = listingID
+        self.activity = activity
+    }
+
+    public init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["listing_id", "activity"])
+        listingID = try fields.required(fields.string("listing_id", .identifier), "listing_id")
+        activity = try fields.string("activity", .activityReference)
+    }
+}
+
+/// `MARKET {"type"?, "activity"?, "sort"?, "limit"?, "after"?}`: a page of listings.
+public struct MarketRequest: RequestArguments, Hashable {
+    public enum Sort: String, Sendable, Hashable, CaseIterable {
+        case popular, new
+    }
+
+    public var type: TemplateType?
+    /// An activity name, matched case-insensitively.
+    public var activity: String?
+    public var sort: Sort
+    /// 1 to 100.
+    public var limit: Int
+    public var after: String?
+
+    public init(type: TemplateType? = nil, activity: String? = nil, sort: Sort = .popular, limit: Int = 20, after: String? = nil) {
+        self.type = type
+        self.activity = activity
+        self.sort = sort
+        self.limit = limit
+        self.after = after
+    }
+
+    public init(argument: JSONObject?) throws(ProtocolError) {
+        let fields = try ArgumentReader(argument, fields: ["type", "activity", "sort", "limit", "after"])
+        type = try fields.choice("type", TemplateType.self)
+        activity = try fields.string("activity", .name)
+        sort = try fields.choice("sort", Sort.self) ?? .popular
+        limit = try fields.integer("limit", in: 1...100) ?? 20
+        after = try fields.string("after", .identifier)
+    }
+}

@@ -22,6 +22,9 @@ struct TextRule: Sendable {
     static let identifier = TextRule(trimsWhitespace: false, length: 1...128, description: "an id of 1 to 128 characters")
     /// Icon names (a slug or an emoji).
     static let icon = TextRule(trimsWhitespace: true, length: 1...64, description: "an icon of 1 to 64 characters")
+    /// A marketplace listing's description: normalised and checked as names are, up to 280 characters.
+    static let listingDescription = TextRule(
+        trimsWhitespace: true, length: 1...280, isVisibleName: true, description: "a description of at most 280 visible characters")
     /// A log's free-text note.
     static let note = TextRule(
         trimsWhitespace: false, length: 0...1000, allowsLineBreaks: true, description: "a note of at most 1000 characters")

@@ -39,6 +39,10 @@ enum VerbTable {
         .user("TEMPLATE.DELETE", IDRequest.self, .writes, TemplateRequests.delete),
         .user("TEMPLATE.EXPORT", TemplateExportRequest.self, .reads, TemplateTransferRequests.export),
         .user("TEMPLATE.IMPORT", TemplateImportRequest.self, .writes, TemplateTransferRequests.importDocument),
+        .user("TEMPLATE.PUBLISH", TemplatePublishRequest.self, .writes, MarketplaceRequests.publish),
+        .user("TEMPLATE.UNPUBLISH", ListingRequest.self, .writes, MarketplaceRequests.unpublish),
+        .user("TEMPLATE.INSTALL", TemplateInstallRequest.self, .writes, MarketplaceRequests.install),
+        .user("MARKET", MarketRequest.self, .reads, MarketplaceRequests.market),
 
         .user("ACCOUNT.EXPORT", .reads, AccountRequests.export),
         .user("ACCOUNT.DELETE", AccountDeleteRequest.self, .writes, AccountRequests.delete),

@@ -12,6 +12,7 @@ import Testing
         "LOGS", "LESSON.DONE", "EVENT", "REMINDER", "ACHIEVEMENTS", "ACHIEVEMENT", "PROFILE", "SETTINGS", "CHALLENGES", "SUBSCRIPTION",
         "TRIAL.START", "PRESETS", "TEMPLATES", "TEMPLATE.CREATE", "TEMPLATE.UPDATE", "TEMPLATE.DELETE", "TEMPLATE.EXPORT",
         "TEMPLATE.IMPORT", "ACCOUNT.EXPORT", "ACCOUNT.DELETE", "NOTIFICATIONS",
+        "TEMPLATE.PUBLISH", "TEMPLATE.UNPUBLISH", "TEMPLATE.INSTALL", "MARKET",
     ]
 
     @Test func everyVerbHasExactlyOneRow() {
@@ -32,7 +33,7 @@ import Testing
     @Test func verbsThatOnlyReadNeverTakeTheUsersTurn() {
         let reading: Set<String> = [
             "ACTIVITIES", "LOGS", "ACHIEVEMENTS", "ACHIEVEMENT", "PROFILE", "NOTIFICATIONS", "SUBSCRIPTION",
-            "PRESETS", "TEMPLATES", "TEMPLATE.EXPORT", "ACCOUNT.EXPORT",
+            "PRESETS", "TEMPLATES", "TEMPLATE.EXPORT", "ACCOUNT.EXPORT", "MARKET",
         ]
         #expect(Set(VerbTable.routes.filter { $0.access == .user && $0.effect == .reads }.map(\.verb)) == reading)
     }

@@ -12,13 +12,14 @@ struct ProtocolFuzzer {
         "AUTH", "PING", "ACTIVITIES", "ACTIVITY.CREATE", "ACTIVITY.DELETE", "ACTIVITY.RESTORE", "LOG", "LOG.DELETE", "LOGS",
         "LESSON.DONE", "EVENT", "REMINDER", "ACHIEVEMENTS", "ACHIEVEMENT", "PROFILE", "CHALLENGES", "SETTINGS", "NOTIFICATIONS",
         "SUBSCRIPTION", "TRIAL.START", "PRESETS", "TEMPLATES", "TEMPLATE.CREATE", "TEMPLATE.UPDATE", "TEMPLATE.DELETE",
-        "TEMPLATE.EXPORT", "TEMPLATE.IMPORT", "ACCOUNT.EXPORT", "ACCOUNT.DELETE",
+        "TEMPLATE.EXPORT", "TEMPLATE.IMPORT", "ACCOUNT.EXPORT", "ACCOUNT.DELETE", "TEMPLATE.PUBLISH", "TEMPLATE.UNPUBLISH",
+        "TEMPLATE.INSTALL", "MARKET",
     ]
     static let fields = [
         "activity", "amount", "at", "id", "note", "name", "unit", "icon", "token", "resume_after", "after", "limit",
         "before", "day", "include_hidden", "include_deleted", "category", "time_zone", "rest_day", "daily_goal", "tiers",
         "target", "type", "preset", "confirm", "lesson", "event", "template", "document", "window", "tier", "label",
-        "weekly_goal", "reminder_window_minutes",
+        "weekly_goal", "reminder_window_minutes", "listing_id", "description", "sort", "explain",
     ]
     static let strings = [
         "pushups", "squats", "Plank", "Ｐｕｓｈｕｐｓ", "\u{200B}pushups", "push\u{200D}ups", "yoga 🧘\u{200D}♀\u{FE0F}", "",

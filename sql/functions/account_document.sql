@@ -21,6 +21,10 @@ LANGUAGE sql STABLE AS $$
                      FROM laurel.lesson_completions c WHERE c.user_id = p_user), '[]'),
         'events', coalesce((SELECT json_agg(json_build_object('id', e.id, 'name', e.name, 'at', e.at) ORDER BY e.at, e.seq)
                      FROM laurel.reported_events e WHERE e.user_id = p_user), '[]'),
+        'listings', coalesce((SELECT json_agg(json_build_object('listing_id', l.id, 'template_id', l.template_id, 'name', l.name,
+                     'type', l.type, 'tiers', l.tiers, 'activity_name', l.activity_name, 'description', l.description,
+                     'installs', l.installs, 'published_at', l.published_at, 'updated_at', l.updated_at) ORDER BY l.published_at, l.id)
+                     FROM laurel.listings l WHERE l.author_id = p_user), '[]'),
         'reminders', coalesce((SELECT json_agg(json_build_object('id', r.id, 'at', r.at, 'day', r.day, 'window_minutes', r.window_minutes)
                      ORDER BY r.at, r.seq) FROM laurel.reminders r WHERE r.user_id = p_user), '[]'),
         'templates', coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'activity', t.activity_id, 'type', t.type,

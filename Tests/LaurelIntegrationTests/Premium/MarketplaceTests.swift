@@ -35,6 +35,8 @@ import Testing
             Engine.ok(try await writer.request("TEMPLATE.UPDATE", ["id": .string(templateID), "name": "Rower II"]))
             try await Task.sleep(for: .milliseconds(20))
             let again = Engine.ok(try await writer.request("TEMPLATE.PUBLISH", ["id": .string(templateID)]))
+            let exported = Engine.ok(try await writer.request("ACCOUNT.EXPORT"))["listings"]?.arrayValue ?? []
+            #expect(exported.map { $0.objectValue?["listing_id"] } == [.string(listingID)])
             #expect(again["listing_id"] == .string(listingID) && again["name"] == "Rower II" && again["published_at"] == published["published_at"])
             #expect(again["updated_at"] != published["updated_at"] && again["description"] == "")
 

@@ -477,14 +477,14 @@ BEGIN
         ON CONFLICT (id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE a.user_id = EXCLUDED.user_id
     ), templates_saved AS (
         INSERT INTO laurel.templates AS t (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at,
-                                           listing_id)
+                                           listing_id, combo)
         SELECT x.id, s.user_id, x.activity_id, x.name, x.type, x.tiers::json, x.active, x.inactive_reason,
                'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond',
-               x.listing_id
+               x.listing_id, x.combo::json
           FROM stored s
          CROSS JOIN LATERAL json_to_recordset(s.templates) AS x(id uuid, activity_id text, name text, type text, tiers text,
                                                                  active boolean, inactive_reason text, created_us bigint, updated_us bigint,
-                                                                 listing_id uuid)
+                                                                 listing_id uuid, combo text)
          WHERE s.templates IS NOT NULL
         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
             inactive_reason = EXCLUDED.inactive_reason, updated_at = EXCLUDED.updated_at
@@ -783,6 +783,7 @@ CREATE TABLE laurel.listings (
     installs integer DEFAULT 0 NOT NULL,
     published_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
+    combo json,
     CONSTRAINT listings_description_check CHECK ((length(description) <= 280))
 );
 
@@ -960,10 +961,11 @@ CREATE TABLE laurel.templates (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     listing_id uuid,
+    combo json,
     CONSTRAINT templates_check CHECK ((active = (inactive_reason IS NULL))),
     CONSTRAINT templates_inactive_reason_check CHECK ((inactive_reason = ANY (ARRAY['activity_deleted'::text, 'deactivated'::text]))),
     CONSTRAINT templates_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 64))),
-    CONSTRAINT templates_type_check CHECK ((type = ANY (ARRAY['volume'::text, 'daily'::text, 'weekly'::text, 'streak'::text, 'speed'::text, 'progressive'::text, 'monthly'::text])))
+    CONSTRAINT templates_type_check CHECK ((type = ANY (ARRAY['volume'::text, 'daily'::text, 'weekly'::text, 'streak'::text, 'speed'::text, 'progressive'::text, 'monthly'::text, 'combo'::text])))
 );
 
 CREATE TABLE laurel.tokens (

@@ -40,8 +40,9 @@ public protocol LaurelStore: Sendable {
 
     /// Publishes `template` of `author` with `description`, or publishes it again: the same listing (id and
     /// `published_at`) takes the template as it is now.
-    func publish(_ template: AchievementTemplate, activityName: String?, description: String, author: UserID) async throws(StoreError)
-        -> TemplateListing
+    func publish(
+        _ template: AchievementTemplate, activityName: String?, combo: [ComboDraftPart], description: String, author: UserID
+    ) async throws(StoreError) -> TemplateListing
 
     /// Removes the listing if `author` published it; false when there is no such listing of theirs.
     func unpublish(listing: String, author: UserID) async throws(StoreError) -> Bool

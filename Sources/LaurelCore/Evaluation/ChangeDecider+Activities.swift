@@ -27,7 +27,7 @@ extension ChangeDecider {
         guard let activity = progress.customActivity(idOrName) else { throw .refused(.notFound(field: "id")) }
         guard activity.deleted != deleted else { return .activity(activity) }
         guard deleted else { return .activity(try restore(activity)) }
-        for index in progress.templates.indices where progress.templates[index].activityID == activity.id && progress.templates[index].active {
+        for index in progress.templates.indices where progress.templates[index].activityIDs.contains(activity.id) && progress.templates[index].active {
             progress.templates[index].active = false
             progress.templates[index].inactiveReason = AchievementTemplate.activityDeleted
             changed(progress.templates[index])
@@ -41,8 +41,10 @@ extension ChangeDecider {
     private mutating func restore(_ activity: Activity) throws(Undecided) -> Activity {
         try requireRoomForActivity()
         for index in progress.templates.indices
-        where progress.templates[index].activityID == activity.id && !progress.templates[index].active
-            && progress.templates[index].inactiveReason == AchievementTemplate.activityDeleted {
+        where progress.templates[index].activityIDs.contains(activity.id) && !progress.templates[index].active
+            && progress.templates[index].inactiveReason == AchievementTemplate.activityDeleted
+            // A combo comes back when all its activities are live again.
+            && progress.templates[index].activityIDs.allSatisfy({ $0 == activity.id || progress.liveActivity($0, catalog: catalog) != nil }) {
             progress.templates[index].active = true
             progress.templates[index].inactiveReason = nil
             changed(progress.templates[index])

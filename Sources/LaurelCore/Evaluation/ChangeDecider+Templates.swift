@@ -3,6 +3,7 @@
 extension ChangeDecider {
     mutating func createTemplates(_ draft: TemplateDraft) throws(Undecided) -> ChangeOutcome {
         try requirePremium()
+        if draft.type == .combo { return try createCombo(draft) }
         let activities: [Activity]
         if let named = draft.activity {
             guard let activity = progress.liveActivity(named, catalog: catalog) else { throw .refused(.notFound(field: "activity")) }
@@ -28,6 +29,32 @@ extension ChangeDecider {
         return .templates(created)
     }
 
+    /// A combo template: 2 to 5 distinct live activities, each with its daily amount.
+    private mutating func createCombo(_ draft: TemplateDraft) throws(Undecided) -> ChangeOutcome {
+        var parts: [ComboPart] = []
+        for part in draft.combo {
+            guard let activity = progress.liveActivity(part.activity, catalog: catalog) else { throw .refused(.notFound(field: "combo")) }
+            parts.append(ComboPart(activityID: activity.id, amount: part.amount))
+        }
+        guard ComboPart.activities.contains(parts.count), Set(parts.map(\.activityID)).count == parts.count,
+              parts.allSatisfy({ ComboPart.amounts.contains($0.amount) }) else {
+            throw .refused(.invalidArgument(field: "combo", message: "a combo names 2 to 5 different activities, each with an amount of 1 to 100000"))
+        }
+        if let listing = draft.listingID, progress.templates.contains(where: { $0.listingID == listing }) {
+            throw .refused(.conflict("you hold a copy of this listing already"))
+        }
+        let limit = rules.limits.templates
+        guard progress.templates.count < limit else { throw .refused(.tooLarge(limit: limit, message: "at most \(limit) templates")) }
+        let names = parts.map { progress.liveActivity($0.activityID, catalog: catalog)?.name ?? $0.activityID }
+        let template = add(
+            name: draft.name ?? names.joined(separator: " + "), activityID: parts[0].activityID, type: .combo, tiers: draft.tiers, active: true,
+            listingID: draft.listingID, combo: parts)
+        writes.installedListing = draft.listingID
+        try remakeAchievements()
+        settle(removesFacts: false)
+        return .templates([template])
+    }
+
     mutating func updateTemplate(_ change: TemplateChange) throws(Undecided) -> ChangeOutcome {
         guard var template = progress.templates.first(where: { $0.id == change.id }) else { throw .refused(.notFound(field: "id")) }
         try requirePremium()
@@ -40,7 +67,8 @@ extension ChangeDecider {
         }
         switch change.active {
         case true?:
-            if template.inactiveReason == AchievementTemplate.activityDeleted, progress.liveActivity(template.activityID, catalog: catalog) == nil {
+            if template.inactiveReason == AchievementTemplate.activityDeleted,
+               template.activityIDs.contains(where: { progress.liveActivity($0, catalog: catalog) == nil }) {
                 throw .refused(.conflict("the template's activity is deleted; restore the activity first"))
             }
             (template.active, template.inactiveReason) = (true, nil)
@@ -90,6 +118,15 @@ extension ChangeDecider {
                 skipped.append((name, "no activity named \"\(template.activity)\""))
                 continue
             }
+            var combo: [ComboPart] = []
+            for part in template.combo {
+                guard let matched = progress.liveActivity(part.activity, catalog: catalog) else { break }
+                combo.append(ComboPart(activityID: matched.id, amount: part.amount))
+            }
+            if combo.count != template.combo.count || Set(combo.map(\.activityID)).count != combo.count {
+                skipped.append((name, "the combo's activities are not all this account's, or not all different"))
+                continue
+            }
             if let problem = TemplateTierRules.problem(type: template.type, tiers: template.tiers) {
                 skipped.append((name, problem.message))
                 continue
@@ -98,7 +135,8 @@ extension ChangeDecider {
                 skipped.append((name, "the limit of \(limit) templates is reached"))
                 continue
             }
-            created.append(add(name: template.name, activityID: activity.id, type: template.type, tiers: template.tiers, active: template.active))
+            created.append(add(
+                name: template.name, activityID: activity.id, type: template.type, tiers: template.tiers, active: template.active, combo: combo))
         }
         try remakeAchievements()
         settle(removesFacts: false)
@@ -106,11 +144,12 @@ extension ChangeDecider {
     }
 
     private mutating func add(
-        name: String, activityID: String, type: TemplateType, tiers: [TemplateTier], active: Bool, listingID: String? = nil
+        name: String, activityID: String, type: TemplateType, tiers: [TemplateTier], active: Bool, listingID: String? = nil,
+        combo: [ComboPart] = []
     ) -> AchievementTemplate {
         let template = AchievementTemplate(
             id: evaluator.makeID(), name: name, activityID: activityID, type: type, tiers: tiers, active: active,
-            inactiveReason: active ? nil : AchievementTemplate.deactivated, createdAt: now, updatedAt: now, listingID: listingID)
+            inactiveReason: active ? nil : AchievementTemplate.deactivated, createdAt: now, updatedAt: now, listingID: listingID, combo: combo)
         progress.templates.append(template)
         writes.templates.append(template)
         writes.reloadsSessions = true

@@ -188,6 +188,7 @@ struct ChangeDecider {
     /// Tracks the speed windows the user's achievements need and drops the others; a window tracked from scratch
     /// needs every live log of its activity.
     mutating func trackSpeedWindows() throws(Undecided) {
+        trackCombos()
         let required = progress.achievements.speedWindows
         for window in progress.accumulator.speedWindows.subtracting(required) { progress.accumulator.untrack(window) }
         let missing = required.subtracting(progress.accumulator.speedWindows)
@@ -203,6 +204,13 @@ struct ChangeDecider {
         if !wanted.isEmpty { throw .needs(wanted) }
     }
 
+    /// Tracks the combos the user's achievements need (from the days already counted) and drops the others.
+    mutating func trackCombos() {
+        let required = progress.achievements.combos
+        for parts in progress.accumulator.trackedCombos.subtracting(required) { progress.accumulator.untrack(combo: parts) }
+        for parts in required { progress.accumulator.track(combo: parts) }
+    }
+
     /// The user's achievements again, after templates or custom activities changed.
     mutating func remakeAchievements() throws(Undecided) {
         progress.achievements = rules.achievements(
@@ -216,6 +224,7 @@ struct ChangeDecider {
         if let logID { facts.logs.removeAll { $0.id == logID } }
         progress.accumulator = ProgressAccumulator(
             rebuildingFrom: facts, settings: progress.settingsHistory, speedWindows: progress.achievements.speedWindows)
+        trackCombos()
         writes.rebuilt = true
     }
 

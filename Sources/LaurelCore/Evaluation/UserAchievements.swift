@@ -22,6 +22,8 @@ public final class UserAchievements: Sendable {
     public let evaluated: [AchievementDefinition]
     /// The speed windows the evaluated achievements need tracked.
     public let speedWindows: Set<SpeedWindow>
+    /// The combos the evaluated achievements need tracked.
+    public let combos: Set<[ComboPart]>
     private let positions: [String: Int]
     /// For each entry, its place among `evaluated` (nil when it is not evaluated).
     private let evaluatedPlaces: [Int?]
@@ -45,8 +47,9 @@ public final class UserAchievements: Sendable {
             Entry(definition: definition, template: nil, unit: Self.unit(of: definition.rule, activities: activities))
         }
         for template in templates {
-            let activity = activities[template.activityID]
-            for definition in template.achievements(activityName: activity?.name ?? template.activityID, unlocked: unlocked, today: today) {
+            // A combo is named after all its activities: "Pushups + Squats".
+            let name = template.activityIDs.map { activities[$0]?.name ?? $0 }.joined(separator: " + ")
+            for definition in template.achievements(activityName: name, unlocked: unlocked, today: today) {
                 entries.append(Entry(definition: definition, template: template, unit: Self.unit(of: definition.rule, activities: activities)))
             }
         }
@@ -59,6 +62,7 @@ public final class UserAchievements: Sendable {
             return place
         }
         self.speedWindows = SpeedWindow.required(by: evaluated)
+        self.combos = Set(evaluated.compactMap { if case .comboDays(let parts) = $0.rule { parts } else { nil } })
         self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -98,6 +102,7 @@ public final class UserAchievements: Sendable {
         case .streak, .activityStreak: return "days"
         case .dayVariety, .distinctActivities: return "activities"
         case .perfectWeeks, .weeklyStreak: return "weeks"
+        case .comboDays: return "days"
         case .lessons: return "lessons"
         case .events: return "events"
         case .reminderStreak: return "reminders"

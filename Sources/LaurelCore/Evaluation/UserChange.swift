@@ -121,13 +121,29 @@ public struct TemplateDraft: Sendable, Hashable {
     public var name: String?
     /// The marketplace listing the template is installed from (TEMPLATE.INSTALL).
     public var listingID: String?
+    /// A combo template's activities (by id or name) and amounts; `activity` is then nil.
+    public var combo: [ComboDraftPart]
 
-    public init(activity: String?, type: TemplateType, tiers: [TemplateTier], name: String?, listingID: String? = nil) {
+    public init(
+        activity: String?, type: TemplateType, tiers: [TemplateTier], name: String?, listingID: String? = nil, combo: [ComboDraftPart] = []
+    ) {
         self.activity = activity
         self.type = type
         self.tiers = tiers
         self.name = name
         self.listingID = listingID
+        self.combo = combo
+    }
+}
+
+/// One part of a combo as a request names it: an activity by id or name, and its daily amount.
+public struct ComboDraftPart: Sendable, Hashable {
+    public var activity: String
+    public var amount: Int
+
+    public init(activity: String, amount: Int) {
+        self.activity = activity
+        self.amount = amount
     }
 }
 

@@ -84,6 +84,9 @@ public struct AchievementExplainer: Sendable {
         case .bestDay(let activity): return "\(amount(activity)) than your best day, in one day (\(target) in all)"
         case .bestWeek(let activity): return "\(amount(activity)) than your best week, in one week (\(target) in all)"
         case .monthTotal(let activity, let month): return "\(amount(activity)) in \(AchievementTemplate.monthName(month))"
+        case .comboDays(let parts):
+            let combo = parts.map { "\($0.amount) \(name(of: $0.activityID))" }.joined(separator: " and ")
+            return "\(plural(n, "more day", "more days")) with \(combo)"
         case .speed(let activity, let minutes): return "\(target) \(unit) of \(name(of: activity)) within \(minutes) minutes, \(n) more than your best"
         case .dayVariety: return "\(plural(target, "different activity", "different activities")) in one day, \(n) more than your best"
         case .distinctActivities(let set):

@@ -43,8 +43,8 @@ enum CatalogAchievementEntry {
         case .activityStreak: return .activityStreak(activity: try text(object, "activity", at: path))
         case .bestDay: return .bestDay(activity: try text(object, "activity", at: path))
         case .bestWeek: return .bestWeek(activity: try text(object, "activity", at: path))
-        case .monthTotal:
-            throw CatalogFileError(field: "\(path).kind", reason: "month_total is for monthly templates, not catalogs")
+        case .monthTotal, .comboDays:
+            throw CatalogFileError(field: "\(path).kind", reason: "\(kind.rawValue) is for templates, not catalogs")
         case .speed:
             guard let minutes = object["window_minutes"]?.intValue, (1...1440).contains(minutes) else {
                 throw CatalogFileError(field: "\(path).window_minutes", reason: "must be 1 to 1440")

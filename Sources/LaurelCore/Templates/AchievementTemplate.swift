@@ -16,15 +16,18 @@ public struct AchievementTemplate: Sendable, Hashable {
     public var updatedAt: Date
     /// The marketplace listing this template was installed from, if any.
     public var listingID: String?
+    /// A combo template's activities and daily amounts (`activityID` is the first one's); empty for other types.
+    public var combo: [ComboPart]
 
     public static let activityDeleted = "activity_deleted"
     public static let deactivated = "deactivated"
 
     public init(
         id: String, name: String, activityID: String, type: TemplateType, tiers: [TemplateTier], active: Bool = true,
-        inactiveReason: String? = nil, createdAt: Date, updatedAt: Date, listingID: String? = nil
+        inactiveReason: String? = nil, createdAt: Date, updatedAt: Date, listingID: String? = nil, combo: [ComboPart] = []
     ) {
         self.listingID = listingID
+        self.combo = combo
         self.id = id
         self.name = name
         self.activityID = activityID
@@ -101,6 +104,9 @@ public struct AchievementTemplate: Sendable, Hashable {
         }
     }
 
+    /// The activities the template counts: its combo's, or its one activity.
+    public var activityIDs: [String] { combo.isEmpty ? [activityID] : combo.map(\.activityID) }
+
     /// The prefix shared by the ids of all achievements this template ever generated.
     public static func achievementIDPrefix(template: String) -> String { "tpl.\(template)." }
 
@@ -124,6 +130,7 @@ public struct AchievementTemplate: Sendable, Hashable {
         switch type {
         case .volume, .progressive: .activityTotal(activity: activityID)
         case .monthly: .monthTotal(activity: activityID, month: "")
+        case .combo: .comboDays(parts: combo)
         case .daily: .bestDay(activity: activityID)
         case .weekly: .bestWeek(activity: activityID)
         case .streak: .activityStreak(activity: activityID)
@@ -139,6 +146,7 @@ public struct AchievementTemplate: Sendable, Hashable {
         switch type {
         case .volume, .progressive: "Log \(tier.target) \(activityName) in total."
         case .monthly: "Log \(tier.target) \(activityName) within one calendar month."
+        case .combo: "Do the \(activityName) combo on \(tier.target) days."
         case .daily: "Log \(tier.target) \(activityName) in one day."
         case .weekly: "Log \(tier.target) \(activityName) in one week."
         case .streak: "Log \(activityName) \(tier.target) days in a row."

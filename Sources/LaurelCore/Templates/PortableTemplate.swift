@@ -6,12 +6,15 @@ public struct PortableTemplate: Sendable, Hashable {
     public var type: TemplateType
     public var tiers: [TemplateTier]
     public var active: Bool
+    /// A combo template's activities, named as `activity` is, with their amounts (`activity` is the first one).
+    public var combo: [ComboDraftPart]
 
-    public init(name: String, activity: String, type: TemplateType, tiers: [TemplateTier], active: Bool = true) {
+    public init(name: String, activity: String, type: TemplateType, tiers: [TemplateTier], active: Bool = true, combo: [ComboDraftPart] = []) {
         self.name = name
         self.activity = activity
         self.type = type
         self.tiers = tiers
         self.active = active
+        self.combo = combo
     }
 }

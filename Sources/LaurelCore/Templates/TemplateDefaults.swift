@@ -11,6 +11,7 @@ public enum TemplateDefaults {
         case .speed: [tier("bronze", 50, window: 10), tier("silver", 100, window: 15)]
         case .progressive: [tier("bronze", 50), tier("silver", 100), tier("gold", 500), tier("platinum", 1000)]
         case .monthly: [tier("bronze", 100), tier("silver", 500), tier("gold", 1000)]
+        case .combo: [tier("bronze", 1), tier("silver", 7), tier("gold", 30)]
         }
     }
 

@@ -5,4 +5,6 @@ public enum TemplateType: String, Sendable, Hashable, CaseIterable, Codable {
     case progressive
     /// `activity_total` within one local calendar month, a set of tiers for each month.
     case monthly
+    /// `combo_days`: local days on which every listed activity reached its amount.
+    case combo
 }

@@ -23,7 +23,7 @@ extension PostgresUserReader {
     func templates() throws -> [AchievementTemplate] {
         try connection.query(
             """
-            SELECT id::text AS id, name, activity_id, type, tiers::text AS tiers, active, inactive_reason, listing_id::text AS listing_id,
+            SELECT id::text AS id, name, activity_id, type, tiers::text AS tiers, active, inactive_reason, listing_id::text AS listing_id, combo::text AS combo,
                    \(PostgresTimestamp.column("created_at", as: "created_us")), \(PostgresTimestamp.column("updated_at", as: "updated_us"))
               FROM laurel.templates WHERE user_id = $1::bigint ORDER BY created_at, id
             """, [userParameter]
@@ -33,7 +33,20 @@ extension PostgresUserReader {
                 id: try row.string("id"), name: try row.string("name"), activityID: try row.string("activity_id"), type: type,
                 tiers: try Self.tiers(try row.string("tiers")), active: try row.bool("active"), inactiveReason: row["inactive_reason"],
                 createdAt: PostgresTimestamp.date(microseconds: try row.int("created_us")),
-                updatedAt: PostgresTimestamp.date(microseconds: try row.int("updated_us")), listingID: row["listing_id"])
+                updatedAt: PostgresTimestamp.date(microseconds: try row.int("updated_us")), listingID: row["listing_id"],
+                combo: try Self.combo(row["combo"]))
+        }
+    }
+
+    /// A combo template's parts as stored (`[{"activity_id", "amount"}]`); none for other types.
+    static func combo(_ text: String?) throws -> [ComboPart] {
+        guard let text else { return [] }
+        guard case .array(let list) = try JSONParser.parse(text) else { throw StoreError.failed("a stored combo is not a list") }
+        return try list.map { value in
+            guard let activity = value.objectValue?["activity_id"]?.stringValue, let amount = value.objectValue?["amount"]?.intValue else {
+                throw StoreError.failed("a stored combo part lacks its activity or amount")
+            }
+            return ComboPart(activityID: activity, amount: amount)
         }
     }
 

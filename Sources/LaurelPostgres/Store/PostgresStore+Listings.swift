@@ -7,31 +7,36 @@ import LaurelStore
 /// (an install is counted in the installer's commit, with the template it makes).
 extension PostgresStore {
     private static let listingColumns = """
-        l.id::text AS id, l.name, l.type, l.tiers::text AS tiers, l.activity_name, l.description, u.name AS author, l.installs,
+        l.id::text AS id, l.name, l.type, l.tiers::text AS tiers, l.activity_name, l.combo::text AS combo, l.description, u.name AS author,
+        l.installs,
         \(PostgresTimestamp.column("l.published_at", as: "published_us")), \(PostgresTimestamp.column("l.updated_at", as: "updated_us"))
         """
 
-    public func publish(_ template: AchievementTemplate, activityName: String?, description: String, author: UserID) async throws(StoreError)
-        -> TemplateListing
-    {
+    public func publish(
+        _ template: AchievementTemplate, activityName: String?, combo: [ComboDraftPart], description: String, author: UserID
+    ) async throws(StoreError) -> TemplateListing {
         do {
             return try await pool.transaction { connection in
                 let tiers = JSONValue.array(template.tiers.map { .object($0.json) }).serialized()
+                let comboText = combo.isEmpty
+                    ? PostgresValue.null
+                    : .text(JSONValue.array(combo.map { ["activity": .string($0.activity), "amount": .int($0.amount)] }).serialized())
                 let row = try connection.query(
                     """
                     WITH saved AS (
                         INSERT INTO laurel.listings AS l (id, author_id, template_id, name, type, tiers, activity_name, description,
-                                                          published_at, updated_at)
-                        VALUES (gen_random_uuid(), $1::bigint, $2::uuid, $3::text, $4::text, $5::json, $6::text, $7::text, now(), now())
+                                                          published_at, updated_at, combo)
+                        VALUES (gen_random_uuid(), $1::bigint, $2::uuid, $3::text, $4::text, $5::json, $6::text, $7::text, now(), now(),
+                                $8::json)
                         ON CONFLICT (author_id, template_id) DO UPDATE
-                           SET name = EXCLUDED.name, type = EXCLUDED.type, tiers = EXCLUDED.tiers,
+                           SET name = EXCLUDED.name, type = EXCLUDED.type, tiers = EXCLUDED.tiers, combo = EXCLUDED.combo,
                                activity_name = EXCLUDED.activity_name, description = EXCLUDED.description, updated_at = now()
                         RETURNING *
                     )
                     SELECT \(Self.listingColumns) FROM saved l JOIN laurel.users u ON u.id = l.author_id
                     """,
                     [.int(Int(author.rawValue)), .text(template.id), .text(template.name), .text(template.type.rawValue), .text(tiers),
-                     activityName.map(PostgresValue.text) ?? .null, .text(description)]
+                     activityName.map(PostgresValue.text) ?? .null, .text(description), comboText]
                 ).first.require()
                 return try Self.listing(row)
             }
@@ -103,7 +108,16 @@ extension PostgresStore {
             id: try row.string("id"), name: try row.string("name"), type: type, tiers: try PostgresUserReader.tiers(try row.string("tiers")),
             activityName: row["activity_name"], description: try row.string("description"), author: try row.string("author"),
             installs: try row.int("installs"), publishedAt: PostgresTimestamp.date(microseconds: try row.int("published_us")),
-            updatedAt: PostgresTimestamp.date(microseconds: try row.int("updated_us")))
+            updatedAt: PostgresTimestamp.date(microseconds: try row.int("updated_us")),
+            combo: try Self.combo(row["combo"]))
+    }
+
+    private static func combo(_ text: String?) throws -> [ComboDraftPart] {
+        guard let text, case .array(let list) = try JSONParser.parse(text) else { return [] }
+        return list.compactMap { value in
+            guard let activity = value.objectValue?["activity"]?.stringValue, let amount = value.objectValue?["amount"]?.intValue else { return nil }
+            return ComboDraftPart(activity: activity, amount: amount)
+        }
     }
 }
 

@@ -140,6 +140,9 @@ enum UserCommitBatch {
         json.field("created_us", PostgresTimestamp.microseconds(template.createdAt))
         json.field("updated_us", PostgresTimestamp.microseconds(template.updatedAt))
         json.field("listing_id", ifPresent: template.listingID)
+        if !template.combo.isEmpty {
+            json.field("combo", JSONValue.array(template.combo.map { ["activity_id": .string($0.activityID), "amount": .int($0.amount)] }).serialized())
+        }
         json.endObject()
     }
 

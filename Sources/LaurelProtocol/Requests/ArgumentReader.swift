@@ -136,6 +136,23 @@ struct ArgumentReader {
 
     /// A list of template tiers: 1 to 10 of them, each well-formed, targets strictly increasing and
     /// tier names unique (case-insensitively) — the rules of rules.md that need no other context.
+    /// A combo: 2 to 5 `{"activity", "amount"}` of different activities, amounts 1 to 100000; anything else is
+    /// `invalid_argument` on the field.
+    func combo(_ key: String) throws(ProtocolError) -> [ComboDraftPart] {
+        let problem = ProtocolError.invalidArgument(
+            field: key, message: "\(key) must list 2 to 5 different activities, each {\"activity\", \"amount\"} with an amount of 1 to 100000")
+        guard case .array(let elements)? = object[key], ComboPart.activities.contains(elements.count) else { throw problem }
+        var parts: [ComboDraftPart] = []
+        for element in elements {
+            guard case .object(let fields) = element, fields.count == 2, case .string(let named)? = fields["activity"],
+                  let activity = TextRule.activityReference.apply(to: named), case .int(let amount)? = fields["amount"],
+                  ComboPart.amounts.contains(amount), !parts.contains(where: { $0.activity.lowercased() == activity.lowercased() })
+            else { throw problem }
+            parts.append(ComboDraftPart(activity: activity, amount: amount))
+        }
+        return parts
+    }
+
     func tiers(_ key: String) throws(ProtocolError) -> [TemplateTier]? {
         guard let elements = try array(key, count: 1...10) else { return nil }
         var tiers: [TemplateTier] = []

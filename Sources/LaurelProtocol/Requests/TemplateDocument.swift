@@ -23,13 +23,23 @@ public enum TemplateDocument {
                 guard case .object(let object) = value else {
                     throw .invalidArgument(field: "templates[\(offset)]", message: "each template must be an object")
                 }
-                let reader = try ArgumentReader(object, fields: ["name", "activity", "type", "tiers", "active"], path: "templates[\(offset)].")
+                let reader = try ArgumentReader(
+                    object, fields: ["name", "activity", "type", "tiers", "active", "combo"], path: "templates[\(offset)].")
+                let type = try reader.required(reader.choice("type", TemplateType.self), "type")
+                let combo = type == .combo ? try reader.combo("combo") : []
+                let activity: String
+                if let first = combo.first {
+                    activity = first.activity
+                } else {
+                    activity = try reader.required(reader.string("activity", .activityReference), "activity")
+                }
                 return PortableTemplate(
                     name: try reader.required(reader.string("name", .name), "name"),
-                    activity: try reader.required(reader.string("activity", .activityReference), "activity"),
-                    type: try reader.required(reader.choice("type", TemplateType.self), "type"),
+                    activity: activity,
+                    type: type,
                     tiers: try reader.required(reader.tiers("tiers"), "tiers"),
-                    active: try reader.bool("active") ?? true)
+                    active: try reader.bool("active") ?? true,
+                    combo: combo)
             })
         }
     }
@@ -38,10 +48,15 @@ public enum TemplateDocument {
         [
             "laurel_templates": .int(formatVersion),
             "templates": .array(templates.map { template in
-                [
+                var entry: JSONObject = [
                     "name": .string(template.name), "activity": .string(template.activity), "type": .string(template.type.rawValue),
                     "tiers": .array(template.tiers.map { .object($0.json) }), "active": .bool(template.active),
                 ]
+                if !template.combo.isEmpty {
+                    entry["activity"] = nil
+                    entry["combo"] = .array(template.combo.map { ["activity": .string($0.activity), "amount": .int($0.amount)] })
+                }
+                return .object(entry)
             }),
         ]
     }

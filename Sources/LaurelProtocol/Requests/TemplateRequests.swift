@@ -22,6 +22,8 @@ public enum TemplateActivitySelection: Sendable, Hashable {
     case allActivities
     /// One activity, by id or name.
     case activity(String)
+    /// A combo template's activities (by id or name) and daily amounts.
+    case combo([ComboDraftPart])
 }
 
 /// `TEMPLATE.CREATE {"activity", "type", "tiers"?, "name"?, "preset"?}`: create one template, or one per activity.
@@ -48,10 +50,18 @@ public struct TemplateCreateRequest: RequestArguments, Hashable {
     }
 
     public init(argument: JSONObject?) throws(ProtocolError) {
-        let fields = try ArgumentReader(argument, fields: ["activity", "type", "tiers", "name", "preset"])
-        let activity = try fields.required(fields.string("activity", .activityReference), "activity")
-        self.activity = activity == "*" ? .allActivities : .activity(activity)
+        let fields = try ArgumentReader(argument, fields: ["activity", "type", "tiers", "name", "preset", "combo"])
         type = try fields.choice("type", TemplateType.self)
+        if type == .combo {
+            guard argument?["activity"] == nil else {
+                throw .invalidArgument(field: "activity", message: "a combo names its activities in combo, not activity")
+            }
+            self.activity = .combo(try fields.combo("combo"))
+        } else {
+            guard argument?["combo"] == nil else { throw .invalidArgument(field: "combo", message: "combo is for templates of type combo") }
+            let activity = try fields.required(fields.string("activity", .activityReference), "activity")
+            self.activity = activity == "*" ? .allActivities : .activity(activity)
+        }
         tiers = try fields.tiers("tiers")
         name = try fields.string("name", .name)
         preset = try fields.string("preset", .name)

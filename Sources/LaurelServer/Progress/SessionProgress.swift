@@ -52,6 +52,8 @@ struct SessionProgress: Sendable {
         // A window no achievement needs goes; one that is new, or whose activity got logs since the snapshot, is
         // measured from all its logs.
         for window in accumulator.speedWindows.subtracting(achievements.speedWindows) { accumulator.untrack(window) }
+        for parts in accumulator.trackedCombos.subtracting(achievements.combos) { accumulator.untrack(combo: parts) }
+        for parts in achievements.combos { accumulator.track(combo: parts) }
         for window in achievements.speedWindows where !accumulator.speedWindows.contains(window) || logged.contains(window.activity) {
             accumulator.track(window, logs: try reader.logFacts(activity: window.activity, from: .distantPast, through: .distantFuture))
         }

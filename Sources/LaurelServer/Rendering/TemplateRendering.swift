@@ -9,7 +9,12 @@ enum TemplateRendering {
         json.beginObject()
         json.field("id", template.id)
         json.field("name", template.name)
-        json.field("activity", template.activityID)
+        if template.combo.isEmpty {
+            json.field("activity", template.activityID)
+        } else {
+            json.key("combo")
+            json.value(.array(template.combo.map { ["activity": .string($0.activityID), "amount": .int($0.amount)] }))
+        }
         json.field("type", template.type.rawValue)
         json.key("tiers")
         json.value(.array(template.tiers.map { .object($0.json) }))

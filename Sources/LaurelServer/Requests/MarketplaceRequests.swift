@@ -16,8 +16,10 @@ enum MarketplaceRequests {
             throw ProtocolError.premiumRequired(
                 feature: "templates", trialAvailable: !progress.subscription.trialUsed, message: "publishing templates is a premium feature")
         }
-        let activity = context.catalog.builtinActivity(named: template.activityID) ?? progress.customActivity(template.activityID)
-        let listing = try await context.store.publish(template, activityName: activity?.name, description: request.description, author: context.user.id)
+        let name = { (id: String) -> String? in (context.catalog.builtinActivity(named: id) ?? progress.customActivity(id))?.name }
+        let combo = template.combo.map { ComboDraftPart(activity: name($0.activityID) ?? $0.activityID, amount: $0.amount) }
+        let listing = try await context.store.publish(
+            template, activityName: name(template.activityID), combo: combo, description: request.description, author: context.user.id)
         return RequestOutcome(ListingRendering.json(listing))
     }
 
@@ -39,8 +41,11 @@ enum MarketplaceRequests {
 
     static func install(_ request: TemplateInstallRequest, in context: RequestContext) async throws -> RequestOutcome {
         guard let listing = try await context.store.listing(request.listingID) else { throw ProtocolError.notFound(field: "listing_id") }
-        guard let activity = request.activity ?? listing.activityName else { throw ProtocolError.notFound(field: "activity") }
-        let draft = TemplateDraft(activity: activity, type: listing.type, tiers: listing.tiers, name: listing.name, listingID: listing.id)
+        // A combo matches each of its activities by name; another listing its one activity, or the one asked for.
+        let activity = listing.combo.isEmpty ? request.activity ?? listing.activityName : nil
+        if listing.combo.isEmpty, activity == nil { throw ProtocolError.notFound(field: "activity") }
+        let draft = TemplateDraft(
+            activity: activity, type: listing.type, tiers: listing.tiers, name: listing.name, listingID: listing.id, combo: listing.combo)
         let performed = try await context.write(.createTemplates(draft), now: .nowInWholeMilliseconds)
         guard case .templates(let created) = performed.decision.outcome else { throw ProtocolError.internal() }
         return RequestOutcome(json: TemplateRendering.json(created, of: performed.decision.progress, single: true), pushes: performed.pushes)
@@ -57,7 +62,10 @@ enum ListingRendering {
             "author": .string(listing.author), "installs": .int(listing.installs),
             "published_at": .string(Timestamp.format(listing.publishedAt)), "updated_at": .string(Timestamp.format(listing.updatedAt)),
         ]
-        if let name = listing.activityName { object["activity_name"] = .string(name) }
+        if let name = listing.activityName, listing.combo.isEmpty { object["activity_name"] = .string(name) }
+        if !listing.combo.isEmpty {
+            object["combo"] = .array(listing.combo.map { ["activity": .string($0.activity), "amount": .int($0.amount)] })
+        }
         return .object(object)
     }
 }

@@ -26,14 +26,15 @@ enum TemplateRequests {
 
     static func create(_ request: TemplateCreateRequest, in context: RequestContext) async throws -> RequestOutcome {
         let (type, tiers) = try typeAndTiers(request, catalog: context.catalog)
-        let activity: String? = switch request.activity {
-        case .allActivities: nil
-        case .activity(let named): named
+        let draft: TemplateDraft = switch request.activity {
+        case .allActivities: TemplateDraft(activity: nil, type: type, tiers: tiers, name: request.name)
+        case .activity(let named): TemplateDraft(activity: named, type: type, tiers: tiers, name: request.name)
+        case .combo(let parts): TemplateDraft(activity: nil, type: type, tiers: tiers, name: request.name, combo: parts)
         }
-        let performed = try await context.write(
-            .createTemplates(TemplateDraft(activity: activity, type: type, tiers: tiers, name: request.name)), now: .nowInWholeMilliseconds)
+        let performed = try await context.write(.createTemplates(draft), now: .nowInWholeMilliseconds)
         guard case .templates(let created) = performed.decision.outcome else { throw ProtocolError.internal() }
-        return RequestOutcome(json: TemplateRendering.json(created, of: performed.decision.progress, single: activity != nil), pushes: performed.pushes)
+        let single = request.activity != .allActivities
+        return RequestOutcome(json: TemplateRendering.json(created, of: performed.decision.progress, single: single), pushes: performed.pushes)
     }
 
     static func update(_ request: TemplateUpdateRequest, in context: RequestContext) async throws -> RequestOutcome {

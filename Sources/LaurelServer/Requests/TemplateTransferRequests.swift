@@ -17,10 +17,14 @@ enum TemplateTransferRequests {
             templates = templates.filter { ids.contains($0.id) }
         }
         let catalog = context.catalog
+        // Built-ins by id, custom activities by name.
+        let named = { (id: String) -> String in
+            catalog.activities.contains { $0.id == id } ? id : progress.customActivities.first { $0.id == id }?.name ?? id
+        }
         let portable = templates.map { template in
-            let activity = catalog.activities.contains { $0.id == template.activityID }
-                ? template.activityID : progress.customActivities.first { $0.id == template.activityID }?.name ?? template.activityID
-            return PortableTemplate(name: template.name, activity: activity, type: template.type, tiers: template.tiers, active: template.active)
+            PortableTemplate(
+                name: template.name, activity: named(template.activityID), type: template.type, tiers: template.tiers, active: template.active,
+                combo: template.combo.map { ComboDraftPart(activity: named($0.activityID), amount: $0.amount) })
         }
         return RequestOutcome(.object(TemplateDocument.document(portable)))
     }

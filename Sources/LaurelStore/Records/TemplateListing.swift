@@ -9,6 +9,8 @@ public struct TemplateListing: Sendable, Equatable {
     public var type: TemplateType
     public var tiers: [TemplateTier]
     public var activityName: String?
+    /// A combo listing's activities, by name, and amounts.
+    public var combo: [ComboDraftPart]
     public var description: String
     /// The author's user name.
     public var author: String
@@ -19,8 +21,9 @@ public struct TemplateListing: Sendable, Equatable {
 
     public init(
         id: String, name: String, type: TemplateType, tiers: [TemplateTier], activityName: String?, description: String, author: String,
-        installs: Int, publishedAt: Date, updatedAt: Date
+        installs: Int, publishedAt: Date, updatedAt: Date, combo: [ComboDraftPart] = []
     ) {
+        self.combo = combo
         self.id = id
         self.name = name
         self.type = type

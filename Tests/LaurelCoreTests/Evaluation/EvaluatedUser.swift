@@ -146,6 +146,7 @@ struct EvaluatedUser {
         var loaded = progress
         loaded.accumulator = ProgressAccumulator(
             rebuildingFrom: facts, settings: progress.settingsHistory, speedWindows: progress.achievements.speedWindows)
+        for parts in progress.achievements.combos { loaded.accumulator.track(combo: parts) }
         loaded.unlocks = storedUnlocks
         loaded.figures = storedFigures
         loaded.allowance = storedAllowance

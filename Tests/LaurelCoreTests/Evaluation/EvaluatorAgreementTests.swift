@@ -86,7 +86,16 @@ import Testing
                 let tiers = type == .speed
                     ? [TemplateTier(tier: "bronze", target: 20 + random.below(50), windowMinutes: 1 + random.below(60))]
                     : [TemplateTier(tier: "bronze", target: 10 + random.below(100)), TemplateTier(tier: "silver", target: 200 + random.below(300))]
-                try user.apply(.createTemplates(TemplateDraft(activity: live[random.below(live.count)], type: type, tiers: tiers, name: nil)))
+                if random.below(6) == 0 {
+                    // A combo of two different live activities.
+                    let first = random.below(live.count)
+                    let second = (first + 1 + random.below(live.count - 1)) % live.count
+                    let combo = [first, second].map { ComboDraftPart(activity: live[$0], amount: 1 + random.below(40)) }
+                    let comboTiers = [TemplateTier(tier: "bronze", target: 1), TemplateTier(tier: "silver", target: 2 + random.below(5))]
+                    try user.apply(.createTemplates(TemplateDraft(activity: nil, type: .combo, tiers: comboTiers, name: nil, combo: combo)))
+                } else {
+                    try user.apply(.createTemplates(TemplateDraft(activity: live[random.below(live.count)], type: type, tiers: tiers, name: nil)))
+                }
             case 78..<82:
                 if let template = user.progress.templates.randomElement(using: &random) {
                     if random.below(2) == 0 {

@@ -211,7 +211,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         #expect(AchievementRule.logsBefore(hour: 7).kind.rawValue == "logs_before")
         #expect(AchievementRule.bestWeek(activity: "plank").activity == "plank")
         #expect(AchievementRule.totalLogs.activity == nil)
-        #expect(AchievementRule.Kind.allCases.count == 19)
+        #expect(AchievementRule.Kind.allCases.count == 20)
         #expect(AchievementRule.reminderStreak.kind.rawValue == "reminder_streak")
         #expect(AchievementRule.weeklyStreak.kind.rawValue == "weekly_streak")
         #expect(AchievementTier.bronze < .platinum)

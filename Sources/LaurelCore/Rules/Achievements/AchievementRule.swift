@@ -19,6 +19,8 @@ public enum AchievementRule: Hashable, Sendable, Codable {
     case bestWeek(activity: String)
     /// The sum of `amount` of the activity's live logs in one local calendar month (`YYYY-MM`): a monthly template's.
     case monthTotal(activity: String, month: String)
+    /// Local days on which every part's activity reached its amount: a combo template's.
+    case comboDays(parts: [ComboPart])
     /// The largest sum of `amount` of the activity's logs whose `at` all lie within `windowMinutes`.
     case speed(activity: String, windowMinutes: Int)
     /// The most distinct activities logged on one day.
@@ -51,6 +53,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case bestDay = "best_day"
         case bestWeek = "best_week"
         case monthTotal = "month_total"
+        case comboDays = "combo_days"
         case speed
         case dayVariety = "day_variety"
         case distinctActivities = "distinct_activities"
@@ -74,6 +77,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case .bestDay: .bestDay
         case .bestWeek: .bestWeek
         case .monthTotal: .monthTotal
+        case .comboDays: .comboDays
         case .speed: .speed
         case .dayVariety: .dayVariety
         case .distinctActivities: .distinctActivities

@@ -30,6 +30,8 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
     private var lessonsByCategory: [String: Int] = [:]
     private var events: [String: Int] = [:]
     private var speeds: [SpeedWindow: Int] = [:]
+    /// For each tracked combo, the days every part's activity reached its amount.
+    private var combos: [[ComboPart]: Set<LocalDay>] = [:]
     private var streak = StreakWalker(usesFreezes: true)
     private var weeklyGoal = WeeklyGoalWalker()
     /// The user's reminders and the reminder streak walk (reminders are facts of their own: no active day, no XP).
@@ -93,6 +95,10 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         markActive(log.day, settings: settings)
         reminders.answer(byLogAt: log.at, settings: settings)
 
+        for (parts, _) in combos where parts.contains(where: { $0.activityID == log.activity }) {
+            if Self.isComboDay(log.day, parts: parts, activities: activities) { combos[parts]?.insert(log.day) }
+        }
+
         for window in speedWindows where window.activity == log.activity {
             speeds[window] = max(speeds[window] ?? 0, window.bestContaining(log, neighbours: neighbours))
         }
@@ -131,6 +137,24 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
     public mutating func track(_ window: SpeedWindow, logs: [LoggedFact]) {
         speedWindows.insert(window)
         speeds[window] = window.best(in: logs)
+    }
+
+    /// Tracks a combo from the days already counted (a combo template gained or reactivated).
+    public mutating func track(combo parts: [ComboPart]) {
+        guard combos[parts] == nil, let first = parts.first else { return }
+        combos[parts] = Set((activities[first.activityID]?.daily.keys).map { days in days.filter { Self.isComboDay($0, parts: parts, activities: activities) } } ?? [])
+    }
+
+    /// Stops tracking a combo no achievement needs any more.
+    public mutating func untrack(combo parts: [ComboPart]) {
+        combos[parts] = nil
+    }
+
+    /// The combos tracked.
+    public var trackedCombos: Set<[ComboPart]> { Set(combos.keys) }
+
+    private static func isComboDay(_ day: LocalDay, parts: [ComboPart], activities: [String: ActivityTally]) -> Bool {
+        parts.allSatisfy { (activities[$0.activityID]?.daily[day]?.amount ?? 0) >= $0.amount }
     }
 
     /// Stops tracking a speed window no achievement needs any more.
@@ -197,6 +221,7 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         measures.latestLocalHour = latestLocalHour
         measures.activities = activities.mapValues(\.measures)
         measures.speeds = speeds
+        measures.comboDays = combos.mapValues(\.count)
         measures.lessonsByCategory = lessonsByCategory
         measures.events = events
         return measures

@@ -43,6 +43,8 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
     public var activities: [String: ActivityMeasures] = [:]
     /// Only tracked windows appear.
     public var speeds: [SpeedWindow: Int] = [:]
+    /// Combo days, for tracked combos only.
+    public var comboDays: [[ComboPart]: Int] = [:]
     /// Distinct lessons completed, by category.
     public var lessonsByCategory: [String: Int] = [:]
     /// Reported events, by name.
@@ -74,6 +76,7 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
         case .bestDay(let activity): activities[activity]?.bestDay ?? 0
         case .bestWeek(let activity): activities[activity]?.bestWeek ?? 0
         case .monthTotal(let activity, let month): activities[activity]?.months[month] ?? 0
+        case .comboDays(let parts): comboDays[parts] ?? 0
         case .speed(let activity, let minutes): speeds[SpeedWindow(activity: activity, minutes: minutes)] ?? 0
         case .dayVariety: dayVariety
         case .distinctActivities(let set): set.count(where: { (activities[$0]?.logs ?? 0) > 0 })

@@ -7,7 +7,7 @@ import LaurelTestSupport
 import Testing
 
 /// The server evaluates incrementally, inside each write; recomputing from the stored rows with the pure core must
-/// give the same figures, whatever the order of backfills, deletions and settings changes, in any time zone.
+/// give the same figures, whatever the order of backfills, deletions, settings changes and reminders, in any time zone.
 @Suite struct RecomputationAgreementTests {
     static let activities = ["squats", "pushups", "lunges", "plank"]
 
@@ -22,6 +22,16 @@ import Testing
             var live: [String] = []
             let now = Date()
             for step in 0..<42 {
+                if step % 3 == 1 {
+                    // A reminder somewhere in the last 25 days: some answered by logs around it, some not.
+                    let at = now.addingTimeInterval(-Double(Int.random(in: 3600...(25 * 86_400), using: &random)))
+                    Engine.ok(try await client.request("REMINDER", ["id": .string("rem\(seed)-\(step)"), "at": TestClock.text(at)]))
+                    if step % 2 == 1 {
+                        let answer = "ans\(seed)-\(step)"
+                        Engine.ok(try await client.request("LOG", Engine.log("plank", at: at.addingTimeInterval(300), id: answer)))
+                        live.append(answer)
+                    }
+                }
                 if step % 7 == 6, let victim = live.randomElement(using: &random) {
                     let deleted = Engine.ok(try await client.request("LOG.DELETE", ["id": .string(victim)]))
                     #expect(deleted["log"]?["id"]?.stringValue == victim)

@@ -4,6 +4,19 @@ extension LocalDay {
         LocalDay.padded(year, 4) + "-" + LocalDay.padded(month, 2)
     }
 
+    /// The local calendar month as a number, `year * 100 + month` (202611): a cheap key for per-month sums.
+    public var monthNumber: Int {
+        let (year, month, _) = components
+        return year * 100 + month
+    }
+
+    /// `YYYY-MM` as `monthNumber` counts it; nil for text of another shape.
+    public static func monthNumber(of key: String) -> Int? {
+        let parts = key.split(separator: "-")
+        guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else { return nil }
+        return year * 100 + month
+    }
+
     /// The first day of the next calendar month.
     public var nextMonthStart: LocalDay {
         let (year, month, _) = components

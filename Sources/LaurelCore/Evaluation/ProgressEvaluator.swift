@@ -96,7 +96,7 @@ struct ChangeDecider {
     /// - Parameter removesFacts: the change deleted facts: a shorter streak is then a correction, not news.
     mutating func settle(removesFacts: Bool) {
         // A new month lists a monthly template's new tiers.
-        if progress.achievements.month != today.monthKey, progress.templates.contains(where: { $0.type == .monthly }) {
+        if progress.templates.contains(where: { $0.type == .monthly }), progress.achievements.month != today.monthKey {
             progress.achievements = rules.achievements(
                 templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks, today: today)
         }

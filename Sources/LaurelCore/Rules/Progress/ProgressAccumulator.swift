@@ -262,7 +262,8 @@ struct ActivityTally: Hashable, Sendable, Codable {
     /// The activity's live logs and their summed amount, per local day.
     var daily: [LocalDay: ActivityDay] = [:]
     var weeklyAmounts: [ISOWeek: Int] = [:]
-    var monthlyAmounts: [String: Int] = [:]
+    /// By `LocalDay.monthNumber`.
+    var monthlyAmounts: [Int: Int] = [:]
     var streak = StreakWalker(usesFreezes: false)
 
     /// Adds a log; returns whether it is the activity's first log on its day.
@@ -276,7 +277,7 @@ struct ActivityTally: Hashable, Sendable, Codable {
         let weekAmount = weeklyAmounts[week, default: 0] + log.amount
         weeklyAmounts[week] = weekAmount
         bestWeek = max(bestWeek, weekAmount)
-        monthlyAmounts[log.day.monthKey, default: 0] += log.amount
+        monthlyAmounts[log.day.monthNumber, default: 0] += log.amount
 
         guard isFirstThatDay else { return false }
         if streak.lastActiveDay.map({ log.day > $0 }) ?? true {

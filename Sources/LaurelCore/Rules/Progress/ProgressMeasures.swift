@@ -6,10 +6,10 @@ public struct ActivityMeasures: Hashable, Sendable, Codable {
     public var bestDay: Int
     public var bestWeek: Int
     public var longestStreak: Int
-    /// Sum of `amount` by local calendar month (`YYYY-MM`).
-    public var months: [String: Int]
+    /// Sum of `amount` by local calendar month (`LocalDay.monthNumber`).
+    public var months: [Int: Int]
 
-    public init(total: Int = 0, logs: Int = 0, bestDay: Int = 0, bestWeek: Int = 0, longestStreak: Int = 0, months: [String: Int] = [:]) {
+    public init(total: Int = 0, logs: Int = 0, bestDay: Int = 0, bestWeek: Int = 0, longestStreak: Int = 0, months: [Int: Int] = [:]) {
         self.total = total
         self.logs = logs
         self.bestDay = bestDay
@@ -75,7 +75,7 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
         case .activityStreak(let activity): activities[activity]?.longestStreak ?? 0
         case .bestDay(let activity): activities[activity]?.bestDay ?? 0
         case .bestWeek(let activity): activities[activity]?.bestWeek ?? 0
-        case .monthTotal(let activity, let month): activities[activity]?.months[month] ?? 0
+        case .monthTotal(let activity, let month): LocalDay.monthNumber(of: month).flatMap { activities[activity]?.months[$0] } ?? 0
         case .comboDays(let parts): comboDays[parts] ?? 0
         case .speed(let activity, let minutes): speeds[SpeedWindow(activity: activity, minutes: minutes)] ?? 0
         case .dayVariety: dayVariety

@@ -36,7 +36,7 @@ public struct ProgressRecomputation: Sendable {
                 bestDay: byDay.values.max() ?? 0,
                 bestWeek: byWeek.values.max() ?? 0,
                 longestStreak: StreakCalculator.longestActivityStreak(days: byDay.keys, settings: settings),
-                months: Dictionary(grouping: logs, by: \.day.monthKey).mapValues { $0.reduce(0) { $0 + $1.amount } }
+                months: Dictionary(grouping: logs, by: \.day.monthNumber).mapValues { $0.reduce(0) { $0 + $1.amount } }
             )
         }
 

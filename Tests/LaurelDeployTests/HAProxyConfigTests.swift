@@ -92,3 +92,13 @@ import Testing
         }
     }
 }
+
+extension HAProxyConfigTests {
+    @Test func theWebSocketPortPassesThroughToo() throws {
+        let config = try Self.config()
+        let frontend = try #require(config.first { $0.kind == "frontend" && $0.value("bind")?.first?.hasSuffix(":7422") == true })
+        let backend = try #require(config.first { $0.kind == "backend" && $0.name == frontend.value("default_backend")?.first })
+        let servers = backend.lines.filter { $0.first == "server" }
+        #expect(servers.count >= 2 && servers.allSatisfy { $0.count >= 3 && $0[2].hasSuffix(":7422") }, "\(servers)")
+    }
+}

@@ -11,13 +11,7 @@ extension ChangeDecider {
         } else {
             activities = progress.liveActivities(catalog: catalog)
         }
-        if let listing = draft.listingID, progress.templates.contains(where: { $0.listingID == listing }) {
-            throw .refused(.conflict("you hold a copy of this listing already"))
-        }
-        let limit = rules.limits.templates
-        if progress.templates.count + activities.count > limit {
-            throw .refused(.tooLarge(limit: limit, message: "at most \(limit) templates"))
-        }
+        try requireRoom(for: activities.count, installing: draft.listingID)
         let created = activities.map { activity in
             let type = draft.type.rawValue
             let name = draft.name ?? "\(activity.name) \(type.prefix(1).uppercased())\(type.dropFirst())"
@@ -27,6 +21,17 @@ extension ChangeDecider {
         try remakeAchievements()
         settle(removesFacts: false)
         return .templates(created)
+    }
+
+    /// New templates fit the user's limit, and an install is not of a listing the user holds a copy of.
+    private func requireRoom(for count: Int, installing listing: String?) throws(Undecided) {
+        if let listing, progress.templates.contains(where: { $0.listingID == listing }) {
+            throw .refused(.conflict("you hold a copy of this listing already"))
+        }
+        let limit = rules.limits.templates
+        if progress.templates.count + count > limit {
+            throw .refused(.tooLarge(limit: limit, message: "at most \(limit) templates"))
+        }
     }
 
     /// A combo template: 2 to 5 distinct live activities, each with its daily amount.
@@ -40,11 +45,7 @@ extension ChangeDecider {
               parts.allSatisfy({ ComboPart.amounts.contains($0.amount) }) else {
             throw .refused(.invalidArgument(field: "combo", message: "a combo names 2 to 5 different activities, each with an amount of 1 to 100000"))
         }
-        if let listing = draft.listingID, progress.templates.contains(where: { $0.listingID == listing }) {
-            throw .refused(.conflict("you hold a copy of this listing already"))
-        }
-        let limit = rules.limits.templates
-        guard progress.templates.count < limit else { throw .refused(.tooLarge(limit: limit, message: "at most \(limit) templates")) }
+        try requireRoom(for: 1, installing: draft.listingID)
         let names = parts.map { progress.liveActivity($0.activityID, catalog: catalog)?.name ?? $0.activityID }
         let template = add(
             name: draft.name ?? names.joined(separator: " + "), activityID: parts[0].activityID, type: .combo, tiers: draft.tiers, active: true,

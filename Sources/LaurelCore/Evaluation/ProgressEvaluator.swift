@@ -207,6 +207,8 @@ struct ChangeDecider {
     /// Tracks the combos the user's achievements need (from the days already counted) and drops the others.
     mutating func trackCombos() {
         let required = progress.achievements.combos
+        // Every decision passes here; most users have no combo at all.
+        guard !required.isEmpty || !progress.accumulator.trackedCombos.isEmpty else { return }
         for parts in progress.accumulator.trackedCombos.subtracting(required) { progress.accumulator.untrack(combo: parts) }
         for parts in required { progress.accumulator.track(combo: parts) }
     }

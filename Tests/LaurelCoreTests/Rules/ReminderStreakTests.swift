@@ -91,4 +91,18 @@ import Testing
         #expect(tally.streak(now: Fixture.instant(Self.day, 9, 28), settings: settings) == ReminderStreak(current: 1, longest: 1, pending: 1))
         #expect(tally.streak(now: Fixture.instant(Self.day, 9, 40), settings: settings) == ReminderStreak(current: 1, longest: 1))
     }
+
+    /// rules.md: REMINDER spends the log allowance like a LOG; a repeat of a stored one spends nothing.
+    @Test func remindersSpendTheLogAllowance() throws {
+        var user = EvaluatedUser(
+            catalog: try ShippedCatalogFiles.standfit(), now: AchievementExplainerTests.now, limits: UserLimits(logsPerSecond: 0.001, logBurst: 2))
+        try user.apply(.report(ReportedFact(.reminder, id: "r1", at: nil)))
+        try user.log("squats", 1)
+        #expect(throws: Refusal.rateLimited(retryAfterMs: 1_000_000)) {
+            try user.apply(.report(ReportedFact(.reminder, id: "r2", at: nil)))
+        }
+        let repeated = try user.apply(.report(ReportedFact(.reminder, id: "r1", at: nil)))
+        guard case .reminder(_, let duplicate) = repeated.outcome else { Issue.record("not a reminder"); return }
+        #expect(duplicate)
+    }
 }

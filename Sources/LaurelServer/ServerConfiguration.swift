@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     /// answered `rate_limited` without running. The burst leaves room for a device's offline backlog of LOGs.
     public var connectionRequestsPerSecond: Double = 200
     public var connectionRequestBurst: Int = 2000
+    /// What the server takes as now; only tests shift it.
+    public var clock = ServerClock()
 
     /// What each database connection of the server sets for its session: the limits the SQL functions answer with
     /// by themselves (a SUBSCRIPTION document's `template_limit`, in pushes stored by SQL too).

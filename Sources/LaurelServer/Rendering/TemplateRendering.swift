@@ -31,9 +31,8 @@ enum TemplateRendering {
     }
 
     /// The templates as TEMPLATE objects, as a list or (`single`) the only one.
-    static func json(_ templates: [AchievementTemplate], of progress: UserProgress, single: Bool = false) -> JSONWriter {
-        // Template achievements measure facts alone, whatever the day.
-        let views = AchievementView.all(of: progress, at: .nowInWholeMilliseconds)
+    static func json(_ templates: [AchievementTemplate], of progress: UserProgress, at now: Date, single: Bool = false) -> JSONWriter {
+        let views = AchievementView.all(of: progress, at: now)
         var json = JSONWriter()
         if !single { json.beginArray() }
         for template in templates { write(template, views: views, into: &json) }

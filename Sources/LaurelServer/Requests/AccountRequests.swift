@@ -10,7 +10,7 @@ enum AccountRequests {
         if let zone = change.timeZone, TimeZone(identifier: zone) == nil {
             throw ProtocolError.invalidArgument(field: "time_zone", message: "\"\(zone)\" is not an IANA time zone")
         }
-        let now = Date.nowInWholeMilliseconds
+        let now = context.now
         if change.isReadOnly {
             return RequestOutcome(SettingsRendering.json(try await context.sessionProgress(now: now).progress.settings))
         }
@@ -25,7 +25,7 @@ enum AccountRequests {
 
     /// From the session's progress (no database round trip when it is current).
     static func profile(in context: RequestContext) async throws -> RequestOutcome {
-        let now = Date.nowInWholeMilliseconds
+        let now = context.now
         let progress = try await context.sessionProgress(now: now).progress
         let figures = progress.figures
         let measures = progress.accumulator.measures

@@ -8,7 +8,7 @@ import LaurelStore
 /// the session's progress (no database round trip when it is current).
 enum AchievementRequests {
     static func list(_ filters: AchievementsRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let now = Date.nowInWholeMilliseconds
+        let now = context.now
         let progress = try await context.sessionProgress(now: now).progress
         var activityID: String?
         if let activity = filters.activity {
@@ -47,7 +47,7 @@ enum AchievementRequests {
     }
 
     static func one(_ request: AchievementRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let now = Date.nowInWholeMilliseconds
+        let now = context.now
         let progress = try await context.sessionProgress(now: now).progress
         guard let view = AchievementView.one(request.id, of: progress, at: now) else { throw ProtocolError.notFound(field: "id") }
         let explanation = request.explain

@@ -7,7 +7,7 @@ import LaurelStore
 /// ACTIVITIES, ACTIVITY.CREATE, ACTIVITY.DELETE and ACTIVITY.RESTORE.
 enum ActivityRequests {
     static func list(_ request: ActivitiesRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let progress = try await context.sessionProgress(now: .nowInWholeMilliseconds).progress
+        let progress = try await context.sessionProgress(now: context.now).progress
         let custom = progress.customActivities.filter { request.includeDeleted || !$0.deleted }
         return RequestOutcome(.array((context.catalog.activities + custom).map(ActivityRendering.json)))
     }
@@ -25,7 +25,7 @@ enum ActivityRequests {
     }
 
     private static func write(_ change: UserChange, in context: RequestContext) async throws -> RequestOutcome {
-        let performed = try await context.write(change, now: .nowInWholeMilliseconds)
+        let performed = try await context.write(change, now: context.now)
         guard case .activity(let activity) = performed.decision.outcome else { throw ProtocolError.internal() }
         return RequestOutcome(ActivityRendering.json(activity), pushes: performed.pushes)
     }

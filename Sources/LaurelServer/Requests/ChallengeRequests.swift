@@ -9,7 +9,7 @@ import LaurelStore
 /// from the facts of that period as they are now.
 enum ChallengeRequests {
     static func challenges(_ request: ChallengesRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let now = Date.nowInWholeMilliseconds
+        let now = context.now
         let held = try await context.sessionProgress(now: now).progress
         let today = held.today(at: now)
         let day = request.day ?? today

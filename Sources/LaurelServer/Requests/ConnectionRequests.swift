@@ -9,7 +9,7 @@ import NIOCore
 /// AUTH, PING and QUIT: the verbs of the connection itself, usable before it is authenticated.
 enum ConnectionRequests {
     static func ping(_: NoArguments, _ call: ConnectionCall) async throws -> RequestOutcome {
-        RequestOutcome(["time": .string(Timestamp.format(.now))])
+        RequestOutcome(["time": .string(Timestamp.format(call.services.configuration.clock.now))])
     }
 
     static func quit(_: NoArguments, _ call: ConnectionCall) async throws -> RequestOutcome {
@@ -40,7 +40,7 @@ enum ConnectionRequests {
         do {
             // The session's progress (loaded here unless another connection of the user already holds it) answers
             // the AUTH and is ready for the first LOG.
-            let now = Date.nowInWholeMilliseconds
+            let now = context.now
             let held = try await context.sessionProgress(now: now)
             var lastSeq = held.position.lastSeq
             var missed: [StoredPush] = []
@@ -81,7 +81,7 @@ enum ConnectionRequests {
     /// failure is logged: the next request or AUTH tries again.
     private static func catchUp(_ context: RequestContext) async {
         do {
-            let performed = try await context.session.inTurn { try await context.write(.catchUp, now: .nowInWholeMilliseconds) }
+            let performed = try await context.session.inTurn { try await context.write(.catchUp, now: context.now) }
             await context.services.registry.deliver(performed.pushes, to: context.user.id)
         } catch {
             context.services.logger.warning("catching up at AUTH failed", metadata: ["user": "\(context.user.id)", "error": "\(error)"])

@@ -25,7 +25,7 @@ enum LessonAndEventRequests {
     }
 
     static func reminder(_ request: ReminderRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let performed = try await context.write(.report(ReportedFact(.reminder, id: request.id, at: request.at)), now: .nowInWholeMilliseconds) {
+        let performed = try await context.write(.report(ReportedFact(.reminder, id: request.id, at: request.at)), now: context.now) {
             ReminderAnswer.text(for: $0)
         }
         guard let answer = performed.answer, !answer.isEmpty else { throw ProtocolError.internal("no answer for the reminder") }

@@ -13,7 +13,7 @@ enum LogRequests {
 
     /// A deleted log stops counting; achievements already unlocked stay.
     static func delete(_ request: IDRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let performed = try await context.write(.deleteLog(id: request.id), now: .nowInWholeMilliseconds)
+        let performed = try await context.write(.deleteLog(id: request.id), now: context.now)
         guard case .logDeleted(let log) = performed.decision.outcome else { throw ProtocolError.internal() }
         let figures = performed.decision.progress.figures
         var json = JSONWriter()
@@ -29,7 +29,7 @@ enum LogRequests {
     }
 
     static func list(_ query: LogsRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let progress = try await context.sessionProgress(now: .nowInWholeMilliseconds).progress
+        let progress = try await context.sessionProgress(now: context.now).progress
         var activityID: String?
         if let activity = query.activity {
             // Logs of a deleted custom activity stay readable.
@@ -63,7 +63,7 @@ enum LogRequests {
 enum FactRequests {
     static func record(_ fact: ReportedFact, in context: RequestContext) async throws -> RequestOutcome {
         let (rules, rarity) = (context.services.rules, context.services.rarity)
-        let performed = try await context.write(.report(fact), now: .nowInWholeMilliseconds) { FactAnswer.text(for: $0, rules: rules, rarity: rarity) }
+        let performed = try await context.write(.report(fact), now: context.now) { FactAnswer.text(for: $0, rules: rules, rarity: rarity) }
         guard let answer = performed.answer, !answer.isEmpty else { throw ProtocolError.internal("the first answer to this id was not kept") }
         return RequestOutcome(jsonText: answer, pushes: performed.pushes)
     }

@@ -9,7 +9,7 @@ import LaurelStore
 /// is a template created through the one write path, which counts the install in the same commit.
 enum MarketplaceRequests {
     static func publish(_ request: TemplatePublishRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let now = Date.nowInWholeMilliseconds
+        let now = context.now
         let progress = try await context.sessionProgress(now: now).progress
         guard let template = progress.templates.first(where: { $0.id == request.id }) else { throw ProtocolError.notFound(field: "id") }
         guard progress.subscription.isPremium(at: now) else {
@@ -46,9 +46,9 @@ enum MarketplaceRequests {
         if listing.combo.isEmpty, activity == nil { throw ProtocolError.notFound(field: "activity") }
         let draft = TemplateDraft(
             activity: activity, type: listing.type, tiers: listing.tiers, name: listing.name, listingID: listing.id, combo: listing.combo)
-        let performed = try await context.write(.createTemplates(draft), now: .nowInWholeMilliseconds)
+        let performed = try await context.write(.createTemplates(draft), now: context.now)
         guard case .templates(let created) = performed.decision.outcome else { throw ProtocolError.internal() }
-        return RequestOutcome(json: TemplateRendering.json(created, of: performed.decision.progress, single: true), pushes: performed.pushes)
+        return RequestOutcome(json: TemplateRendering.json(created, of: performed.decision.progress, at: context.now, single: true), pushes: performed.pushes)
     }
 }
 

@@ -42,6 +42,8 @@ struct RequestContext: Sendable {
 
     var store: any LaurelStore { services.store }
     var catalog: Catalog { services.catalog }
+    /// The moment the request is decided at, by the server's clock.
+    var now: Date { services.configuration.clock.now }
 
     /// Decides and commits a write of the user (``WriteRoute``). The caller holds the user's turn: every verb the
     /// ``VerbTable`` marks as writing does.

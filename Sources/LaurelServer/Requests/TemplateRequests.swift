@@ -13,7 +13,7 @@ enum TemplateRequests {
     }
 
     static func list(_ filter: TemplatesRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let progress = try await context.sessionProgress(now: .nowInWholeMilliseconds).progress
+        let progress = try await context.sessionProgress(now: context.now).progress
         var templates = progress.templates
         if let activity = filter.activity {
             guard let found = context.catalog.builtinActivity(named: activity) ?? progress.customActivity(activity) else {
@@ -21,7 +21,7 @@ enum TemplateRequests {
             }
             templates = templates.filter { $0.activityID == found.id }
         }
-        return RequestOutcome(json: TemplateRendering.json(templates, of: progress))
+        return RequestOutcome(json: TemplateRendering.json(templates, of: progress, at: context.now))
     }
 
     static func create(_ request: TemplateCreateRequest, in context: RequestContext) async throws -> RequestOutcome {
@@ -31,21 +31,21 @@ enum TemplateRequests {
         case .activity(let named): TemplateDraft(activity: named, type: type, tiers: tiers, name: request.name)
         case .combo(let parts): TemplateDraft(activity: nil, type: type, tiers: tiers, name: request.name, combo: parts)
         }
-        let performed = try await context.write(.createTemplates(draft), now: .nowInWholeMilliseconds)
+        let performed = try await context.write(.createTemplates(draft), now: context.now)
         guard case .templates(let created) = performed.decision.outcome else { throw ProtocolError.internal() }
         let single = request.activity != .allActivities
-        return RequestOutcome(json: TemplateRendering.json(created, of: performed.decision.progress, single: single), pushes: performed.pushes)
+        return RequestOutcome(json: TemplateRendering.json(created, of: performed.decision.progress, at: context.now, single: single), pushes: performed.pushes)
     }
 
     static func update(_ request: TemplateUpdateRequest, in context: RequestContext) async throws -> RequestOutcome {
         let change = TemplateChange(id: request.id, name: request.name, tiers: request.tiers, active: request.active)
-        let performed = try await context.write(.updateTemplate(change), now: .nowInWholeMilliseconds)
+        let performed = try await context.write(.updateTemplate(change), now: context.now)
         guard case .templates(let updated) = performed.decision.outcome else { throw ProtocolError.internal() }
-        return RequestOutcome(json: TemplateRendering.json(updated, of: performed.decision.progress, single: true), pushes: performed.pushes)
+        return RequestOutcome(json: TemplateRendering.json(updated, of: performed.decision.progress, at: context.now, single: true), pushes: performed.pushes)
     }
 
     static func delete(_ request: IDRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let performed = try await context.write(.deleteTemplate(id: request.id), now: .nowInWholeMilliseconds)
+        let performed = try await context.write(.deleteTemplate(id: request.id), now: context.now)
         guard case .templateDeleted(let id, let removed) = performed.decision.outcome else { throw ProtocolError.internal() }
         return RequestOutcome(["id": .string(id), "removed_achievements": .int(removed)], pushes: performed.pushes)
     }

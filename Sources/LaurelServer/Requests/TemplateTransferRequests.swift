@@ -8,7 +8,7 @@ import LaurelStore
 /// id), so an import maps them onto the importing user's own activities and says what it could not place.
 enum TemplateTransferRequests {
     static func export(_ request: TemplateExportRequest, in context: RequestContext) async throws -> RequestOutcome {
-        let progress = try await context.sessionProgress(now: .nowInWholeMilliseconds).progress
+        let progress = try await context.sessionProgress(now: context.now).progress
         var templates = progress.templates
         if let ids = request.ids {
             for (offset, id) in ids.enumerated() where !templates.contains(where: { $0.id == id }) {
@@ -33,12 +33,12 @@ enum TemplateTransferRequests {
         let entries = try TemplateDocument.entries(of: request.document).map { name, entry in
             (name: name, entry: entry.mapError { ImportProblem($0.message) })
         }
-        let performed = try await context.write(.importTemplates(entries), now: .nowInWholeMilliseconds)
+        let performed = try await context.write(.importTemplates(entries), now: context.now)
         guard case .imported(let created, let skipped) = performed.decision.outcome else { throw ProtocolError.internal() }
         var json = JSONWriter()
         json.beginObject()
         json.key("created")
-        json.raw(TemplateRendering.json(created, of: performed.decision.progress).bytes)
+        json.raw(TemplateRendering.json(created, of: performed.decision.progress, at: context.now).bytes)
         json.key("skipped")
         json.beginArray()
         for (name, reason) in skipped {

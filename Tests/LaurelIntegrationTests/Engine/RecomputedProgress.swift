@@ -17,7 +17,8 @@ struct RecomputedProgress {
     let recomputation: ProgressRecomputation
     let outcome: AchievementEvaluator.Outcome
 
-    static func read(_ user: TestUser, zone: TimeZone, catalog: Catalog) async throws -> RecomputedProgress {
+    /// - Parameter now: the server's now (a server on a shifted clock is recomputed at its own now).
+    static func read(_ user: TestUser, zone: TimeZone, catalog: Catalog, now: Date = Date()) async throws -> RecomputedProgress {
         let userID = PostgresValue.int(Int(user.id.rawValue))
         let pool = try await LaurelTestDatabase.admin()
         let (logs, reminders, settings, unlocked, highestLevel) = try await pool.transaction { connection in
@@ -61,7 +62,6 @@ struct RecomputedProgress {
             ).first?.int("level") ?? 1
             return (logs, reminders, settings, unlocked, highest)
         }
-        let now = Date()
         let today = LocalDay(of: now, in: zone)
         let recomputation = ProgressRecomputation(
             facts: ProgressFacts(logs: logs, reminders: reminders), settings: settings, today: today, now: now,

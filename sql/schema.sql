@@ -724,6 +724,13 @@ CREATE TABLE laurel.activities (
     CONSTRAINT activities_unit_check CHECK ((unit = ANY (ARRAY['reps'::text, 'seconds'::text, 'minutes'::text, 'sessions'::text, 'times'::text])))
 );
 
+CREATE TABLE laurel.auth_failures (
+    source inet NOT NULL,
+    available double precision,
+    spent_at timestamp with time zone,
+    CONSTRAINT auth_failures_check CHECK (((available IS NULL) = (spent_at IS NULL)))
+);
+
 CREATE TABLE laurel.challenges (
     user_id bigint NOT NULL,
     period text NOT NULL,
@@ -1024,6 +1031,9 @@ ALTER TABLE ONLY laurel.achievements
 
 ALTER TABLE ONLY laurel.activities
     ADD CONSTRAINT activities_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY laurel.auth_failures
+    ADD CONSTRAINT auth_failures_pkey PRIMARY KEY (source);
 
 ALTER TABLE ONLY laurel.challenges
     ADD CONSTRAINT challenges_pkey PRIMARY KEY (user_id, period, period_start, slot);

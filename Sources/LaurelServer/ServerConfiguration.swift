@@ -29,6 +29,12 @@ public struct ServerConfiguration: Sendable {
     /// answered `rate_limited` without running. The burst leaves room for a device's offline backlog of LOGs.
     public var connectionRequestsPerSecond: Double = 200
     public var connectionRequestBurst: Int = 2000
+    /// Failed AUTHs one source address may make across all instances (`--auth-failure-burst`,
+    /// `--auth-failures-per-second`); nil turns the limit off.
+    public var failedAuthLimit: FailedAuthLimit? = FailedAuthLimit()
+    /// Every connection starts with a PROXY v1 or v2 header from the balancer, whose source address is the
+    /// client's (`--proxy-protocol`); a connection without a valid one is closed.
+    public var proxyProtocol = false
     /// What the server takes as now; only tests shift it.
     public var clock = ServerClock()
 

@@ -6,8 +6,14 @@ import LaurelJSON
 /// the version it was decided against; reads of a user run against one snapshot (``UserReader``). The PostgreSQL
 /// implementation lives in LaurelPostgres; the server knows only this protocol.
 public protocol LaurelStore: Sendable {
-    /// The user a token belongs to, or nil for an unknown or revoked token. Marks the user as seen.
-    func authenticate(token: String) async throws(StoreError) -> AuthenticatedUser?
+    /// The user a token belongs to, marked as seen; or an unknown (or revoked) token. With a `source`, the token is
+    /// looked at only while that source address has failed AUTHs left (``FailedAuthAllowance`` under `limit`), and a
+    /// failure spends one; the source's allowance stays locked meanwhile, so instances checking guesses from one
+    /// source take turns.
+    func authenticate(token: String, from source: GuessingSource?, at now: Date) async throws(StoreError) -> Authentication
+
+    /// Forgets the failed-AUTH allowances that are whole again (untouched for the limit's refill time).
+    func forgetWholeAuthAllowances(at now: Date, limit: FailedAuthLimit) async throws(StoreError)
 
     /// Runs `body` against the user's stored state as one snapshot.
     func read<T: Sendable>(user: UserID, _ body: @escaping @Sendable (any UserReader) throws -> T) async throws -> T
@@ -95,6 +101,28 @@ public struct AuthenticatedUser: Sendable, Equatable {
     public init(id: UserID, name: String) {
         self.id = id
         self.name = name
+    }
+}
+
+/// What an AUTH's token came to.
+public enum Authentication: Sendable, Equatable {
+    case authenticated(AuthenticatedUser)
+    /// No such token, or a revoked one.
+    case unknownToken
+    /// The source has no failed AUTH left: the token was not looked at.
+    case refused(retryAfterMs: Int)
+}
+
+/// Where AUTHs come from, for their failures' allowance: a client's address (an IPv6 one by its /64 network), and the
+/// limit it is held to.
+public struct GuessingSource: Sendable, Equatable {
+    /// The address in PostgreSQL's `inet` notation.
+    public var address: String
+    public var limit: FailedAuthLimit
+
+    public init(address: String, limit: FailedAuthLimit) {
+        self.address = address
+        self.limit = limit
     }
 }
 

@@ -22,6 +22,10 @@ struct LimitOptions: ParsableArguments {
     var maxTemplates: Int?
     @Option(help: "How far back a log's `at` may lie (env LAUREL_BACKFILL_WINDOW; default 30d).")
     var backfillWindow: String?
+    @Option(help: "Failed AUTHs one client address (an IPv6 /64) may make a second, sustained, across all instances; beyond them its AUTHs are refused unchecked (env LAUREL_AUTH_FAILURES_PER_SECOND; default 1).")
+    var authFailuresPerSecond: Double?
+    @Option(help: "Failed AUTHs one client address may make at once, 0 to turn the limit off (env LAUREL_AUTH_FAILURE_BURST; default 20).")
+    var authFailureBurst: Int?
 
     func apply(to configuration: inout ServerConfiguration) throws {
         var limits = configuration.limits
@@ -44,6 +48,13 @@ struct LimitOptions: ParsableArguments {
         let window = try Setting.duration(
             backfillWindow, env: "LAUREL_BACKFILL_WINDOW", default: .seconds(configuration.logTimePolicy.backfillWindow))
         configuration.logTimePolicy.backfillWindow = window.inSeconds
+        let standard = FailedAuthLimit()
+        let burst = try notNegative(
+            Setting.integer(authFailureBurst, env: "LAUREL_AUTH_FAILURE_BURST", default: standard.burst), "LAUREL_AUTH_FAILURE_BURST")
+        let rate = try positive(
+            Setting.number(authFailuresPerSecond, env: "LAUREL_AUTH_FAILURES_PER_SECOND", default: standard.perSecond),
+            "LAUREL_AUTH_FAILURES_PER_SECOND")
+        configuration.failedAuthLimit = burst == 0 ? nil : FailedAuthLimit(perSecond: rate, burst: burst)
     }
 
     private func positive(_ value: Double, _ name: String) throws -> Double {

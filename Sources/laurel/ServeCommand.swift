@@ -33,6 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Time a graceful shutdown may take before the process exits anyway, 0 for no limit (env LAUREL_SHUTDOWN_GRACE; default 10s).")
     var shutdownGrace: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env LAUREL_LOG_LEVEL; default info).") var logLevel: String?
+    @Flag(help: "Every connection starts with a PROXY v1/v2 header from the balancer, whose source address is the client's; a connection without one is closed (env LAUREL_PROXY_PROTOCOL).")
+    var proxyProtocol = false
     @Flag(help: "Do not apply pending migrations at start.") var noMigrate = false
     @Flag(inversion: .prefixedNo, help: "Create (or re-issue a token for) the user `demo` and print its token; on by default with the embedded database.")
     var demoUser: Bool?
@@ -53,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.authTimeout = try Setting.duration(authTimeout, env: "LAUREL_AUTH_TIMEOUT", default: configuration.authTimeout)
         configuration.idleTimeout = try Setting.duration(idleTimeout, env: "LAUREL_IDLE_TIMEOUT", default: configuration.idleTimeout)
         try limits.apply(to: &configuration)
+        configuration.proxyProtocol = try Setting.boolean(proxyProtocol, env: "LAUREL_PROXY_PROTOCOL")
         configuration.tls = try tls.context()
         let poolSize = try Setting.integer(dbPoolSize, env: "LAUREL_DB_POOL_SIZE", default: 16)
         let catalogName = Setting.value(catalog, env: "LAUREL_CATALOG") ?? "standfit"

@@ -23,6 +23,17 @@ enum Setting {
         return number
     }
 
+    /// A switch: the flag when given, else the environment variable (`1`, `true`, `on`, `yes`; `0`, `false`, `off`, `no`).
+    static func boolean(_ flag: Bool, env name: String) throws -> Bool {
+        if flag { return true }
+        guard let text = value(nil, env: name) else { return false }
+        switch text.lowercased() {
+        case "1", "true", "on", "yes": return true
+        case "0", "false", "off", "no": return false
+        default: throw SettingError("\(name) must be on or off, not \"\(text)\"")
+        }
+    }
+
     static func duration(_ flag: String?, env name: String, default fallback: Duration) throws -> Duration {
         guard let text = value(flag, env: name) else { return fallback }
         guard let duration = DurationText.parse(text) else {

@@ -18,24 +18,6 @@ public final class PostgresStore: LaurelStore {
         self.commits = GroupCommit(pool: pool, maxBatch: maxCommitBatch, maxFlushers: commitFlushers, flush: Self.storeCommits)
     }
 
-    public func authenticate(token: String) async throws(StoreError) -> AuthenticatedUser? {
-        do {
-            return try await pool.withConnection { connection in
-                let rows = try connection.query(
-                    """
-                    UPDATE laurel.users u SET last_seen_at = now()
-                      FROM laurel.tokens t
-                     WHERE t.digest = sha256(convert_to($1::text, 'UTF8')) AND t.revoked_at IS NULL AND u.id = t.user_id
-                    RETURNING u.id, u.name
-                    """, [.text(token)])
-                guard let row = rows.first else { return nil }
-                return AuthenticatedUser(id: UserID(Int64(try row.int("id"))), name: try row.string("name"))
-            }
-        } catch {
-            throw StoreError(error)
-        }
-    }
-
     public func read<T: Sendable>(user: UserID, _ body: @escaping @Sendable (any UserReader) throws -> T) async throws -> T {
         do {
             return try await pool.transaction { connection in

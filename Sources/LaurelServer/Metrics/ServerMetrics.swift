@@ -20,6 +20,8 @@ public final class ServerMetrics: Sendable {
     private let connectionsOpenGauge: CoreMetrics.Gauge
     let connectionsAccepted: CoreMetrics.Counter
     let connectionsRefused: CoreMetrics.Counter
+    /// AUTHs refused unchecked because their source address had no failed AUTH left.
+    let authRefusals: CoreMetrics.Counter
     let unlocks: CoreMetrics.Counter
     let pushesDelivered: CoreMetrics.Counter
     /// Pushes not written because their connection had closed or was being closed (a slow consumer).
@@ -70,6 +72,7 @@ public final class ServerMetrics: Sendable {
         connectionsOpenGauge = Gauge(label: "laurel_connections_open", factory: factory)
         connectionsAccepted = counter("laurel_connections_accepted_total")
         connectionsRefused = counter("laurel_connections_refused_total")
+        authRefusals = counter("laurel_auth_refusals_total")
         unlocks = counter("laurel_unlocks_total")
         pushesDelivered = counter("laurel_pushes_delivered_total")
         pushesDropped = counter("laurel_pushes_dropped_total")

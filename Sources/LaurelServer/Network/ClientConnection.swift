@@ -15,6 +15,7 @@ struct ClientConnection {
     let id: ConnectionID
     let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
     let expiry: ConnectionExpiry
+    let source: ConnectionSource
     let services: ServerResources
     let isShuttingDown: @Sendable () -> Bool
 
@@ -120,7 +121,8 @@ struct ClientConnection {
             return .proceed
         }
         let call = ConnectionCall(
-            tag: line.tag, connection: id, state: state, lineWriter: lineWriter, channel: channel.channel, services: services)
+            tag: line.tag, connection: id, state: state, lineWriter: lineWriter, channel: channel.channel, source: source,
+            services: services)
         let outcome: RequestOutcome
         do {
             outcome = try await route.perform(line.argument, call)

@@ -57,10 +57,11 @@ public final class LaurelServer: Service, Sendable {
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    let source = try AcceptedConnection.readSource(of: channel, configuration: configuration)
                     if let tls = configuration.tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     try pipeline.addHandler(MessageToByteHandler(LineFrameEncoder()))
                     try pipeline.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: configuration.maxLineBytes)))
-                    return try AcceptedConnection(channel, configuration: configuration)
+                    return try AcceptedConnection(channel, source: source, configuration: configuration)
                 }
             }
         // A quiescing helper follows one server channel: the WebSocket endpoint has its own.
@@ -80,6 +81,9 @@ public final class LaurelServer: Service, Sendable {
         try await withThrowingTaskGroup(of: Void.self) { background in
             background.addTask { await self.followStoreEvents() }
             background.addTask { await self.refreshRarity() }
+            if let limit = configuration.failedAuthLimit {
+                background.addTask { await self.forgetWholeAuthAllowances(limit: limit) }
+            }
             try await withGracefulShutdownHandler {
                 try await withThrowingDiscardingTaskGroup { connections in
                     if let webSockets {
@@ -131,7 +135,7 @@ public final class LaurelServer: Service, Sendable {
         metrics.connectionsAccepted.increment()
         let id = ConnectionID(rawValue: nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue)
         await ClientConnection(
-            id: id, channel: channel, expiry: accepted.expiry, services: services,
+            id: id, channel: channel, expiry: accepted.expiry, source: accepted.source, services: services,
             isShuttingDown: { self.shuttingDown.load(ordering: .relaxed) }
         ).run()
     }
@@ -169,6 +173,18 @@ public final class LaurelServer: Service, Sendable {
         }
     }
 
+    /// Once a minute, forgets the source addresses whose failed-AUTH allowance is whole again, so the table holds only
+    /// the sources that failed lately (every instance does it; a second deletion finds nothing).
+    private func forgetWholeAuthAllowances(limit: FailedAuthLimit) async {
+        while (try? await Task.sleep(for: .seconds(60))) != nil {
+            do {
+                try await services.store.forgetWholeAuthAllowances(at: services.configuration.clock.now, limit: limit)
+            } catch {
+                services.logger.warning("could not forget whole AUTH allowances", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
     /// After the store's events were interrupted, does for every connected user what the events missed would have
     /// done: a session learns its user's newest version, connections get the pushes stored meanwhile, and the
     /// connections of a deleted user are closed. (Revoked tokens are not seen here: a revocation names no
@@ -199,10 +215,20 @@ public final class LaurelServer: Service, Sendable {
 struct AcceptedConnection: Sendable {
     let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
     let expiry: ConnectionExpiry
+    let source: ConnectionSource
+
+    /// Begins a connection's pipeline: the client's address is the peer's, or with `--proxy-protocol` the one the
+    /// balancer's header names (read first, before TLS).
+    static func readSource(of channel: any Channel, configuration: ServerConfiguration) throws -> ConnectionSource {
+        let source = ConnectionSource(peer: channel.remoteAddress)
+        if configuration.proxyProtocol { try channel.pipeline.syncOperations.addHandler(ProxyHeaderHandler(source: source)) }
+        return source
+    }
 
     /// Ends a connection's pipeline, whatever carries its lines (TCP, WebSocket): its lifecycle, and the channel the
     /// connection loop reads frames from and writes lines to, reading no further than `maxRequestsInFlight` ahead.
-    init(_ channel: any Channel, configuration: ServerConfiguration) throws {
+    init(_ channel: any Channel, source: ConnectionSource, configuration: ServerConfiguration) throws {
+        self.source = source
         let expiry = ConnectionExpiry()
         try channel.pipeline.syncOperations.addHandler(ConnectionLifecycleHandler(
             authTimeout: configuration.authTimeout, idleTimeout: configuration.idleTimeout, expiry: expiry))

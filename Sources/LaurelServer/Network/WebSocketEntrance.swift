@@ -36,6 +36,7 @@ enum WebSocketEntrance {
             .bind(host: configuration.host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    let source = try AcceptedConnection.readSource(of: channel, configuration: configuration)
                     if let tls = configuration.tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
                     let upgrader = NIOTypedWebSocketServerUpgrader<Outcome>(
                         maxFrameSize: maxFrameSize,
@@ -49,7 +50,7 @@ enum WebSocketEntrance {
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
                                 try channel.pipeline.syncOperations.addHandler(WebSocketLineCodec(maxLineBytes: configuration.maxLineBytes))
-                                return .connection(try AcceptedConnection(channel, configuration: configuration))
+                                return .connection(try AcceptedConnection(channel, source: source, configuration: configuration))
                             }
                         })
                     return try pipeline.configureUpgradableHTTPServerPipeline(

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import LaurelCore
 import LaurelJSON
@@ -22,9 +23,17 @@ enum ConnectionRequests {
     static func authenticate(_ auth: AuthRequest, _ call: ConnectionCall) async throws -> RequestOutcome {
         let (services, lineWriter) = (call.services, call.lineWriter)
         guard call.state.context == nil else { throw ProtocolError.conflict("this connection is already authenticated") }
-        guard let user = try await services.store.authenticate(token: auth.token) else {
+        let user: AuthenticatedUser
+        let guessing = call.source.guessing(limit: services.configuration.failedAuthLimit)
+        switch try await services.store.authenticate(token: auth.token, from: guessing, at: services.configuration.clock.now) {
+        case .authenticated(let authenticated):
+            user = authenticated
+        case .unknownToken:
             call.state.failedAuths += 1
             throw ProtocolError.authFailed()
+        case .refused(let wait):
+            services.metrics.authRefusals.increment()
+            throw ProtocolError.rateLimited(retryAfterMs: wait, message: "too many failed AUTHs from this address")
         }
         call.state.failedAuths = 0
         // Hold live pushes until the answer (and any replay) is written, so every push arrives once, in order.

@@ -70,6 +70,7 @@ struct ConnectionCall {
     let state: ConnectionState
     let lineWriter: ConnectionLineWriter
     let channel: any Channel
+    let source: ConnectionSource
     let services: ServerResources
 }
 

@@ -51,6 +51,10 @@ struct ConnectionTally: Sendable {
     var unlockArrivals: [String: ContinuousClock.Instant] = [:]
     /// Pushes received, by kind.
     var pushes: [String: Int] = [:]
+    /// Soak runs: how often the device connected again, and pushes that came again after a reconnect (a `seq` at or
+    /// below one seen before), which resuming must prevent.
+    var reconnects = 0
+    var repeatedPushes = 0
 
     init(index: Int, userIndex: Int) {
         self.index = index

@@ -40,6 +40,9 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     var seedLogs = 0
     @Option(help: "Give each user this many past reminders first (stored through SQL, spread over the past year, none answered), to measure logging against many reminders.")
     var seedReminders = 0
+    @Flag(help: "Soak: with --rate, devices that stay for the whole run send a mix of requests (of every 20: 14 LOGs, 2 backfilled LOGs, PROFILE, ACHIEVEMENTS, LOGS, CHALLENGES) and reconnect with resume_after every --reconnect-every and whenever the server closes them.")
+    var soak = false
+    @Option(help: "Soak: how often each device reconnects, give or take a fifth (default 5m).") var reconnectEvery = "5m"
     @Option(help: "Backfill every LOG: the n-th LOG of a connection is dated n mod N + 1 days before it is sent (1: all yesterday; 25: spread over the 25 days before today).")
     var backfillDays = 0
 
@@ -72,6 +75,14 @@ struct LaurelLoadCommand: AsyncParsableCommand {
         }
         guard !timeZone.isEmpty else { throw ValidationError("--time-zone must not be empty") }
         guard !activity.isEmpty else { throw ValidationError("--activity must not be empty") }
+        if soak {
+            guard rate != nil, pipeline == nil, !idle, count == nil, backfillDays == 0 else {
+                throw ValidationError("--soak takes --rate and --duration, and no --pipeline, --idle, --count or --backfill-days (it backfills some LOGs itself)")
+            }
+            guard let every = DurationText.parse(reconnectEvery), every >= .seconds(1) else {
+                throw ValidationError("--reconnect-every must be a duration of at least 1s such as 30s or 5m")
+            }
+        }
         guard (0...29).contains(backfillDays) else { throw ValidationError("--backfill-days must be between 0 and 29 (the backfill window is 30 days)") }
     }
 
@@ -124,7 +135,10 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     }
 
     private func makePlan() -> LoadPlan {
-        let pace: LoadPlan.Pace = idle ? .idle : rate.map { .openLoop(logsPerSecond: $0) } ?? .closedLoop(pipeline: pipeline ?? 1)
+        var pace: LoadPlan.Pace = idle ? .idle : rate.map { .openLoop(logsPerSecond: $0) } ?? .closedLoop(pipeline: pipeline ?? 1)
+        if soak, let rate {
+            pace = .soak(requestsPerSecond: rate, reconnectEvery: DurationText.parse(reconnectEvery) ?? .seconds(300))
+        }
         let stop: LoadPlan.Stop = count.map { .afterAcknowledged($0) }
             ?? .afterDuration(duration.flatMap(DurationText.parse) ?? .seconds(30))
         var plan = LoadPlan(

@@ -20,7 +20,7 @@ struct LoadConnection: Sendable {
         var tally = ConnectionTally(index: index, userIndex: user.index)
         let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
         do {
-            channel = try await connect()
+            channel = try await Self.connect(plan: plan, index: index)
         } catch {
             tally.fail(.connect, "\(error)")
             coordinator.handshakeConcluded(connection: index, authenticated: false)
@@ -45,6 +45,9 @@ struct LoadConnection: Sendable {
                     await runOpenLoop(logsPerSecond: logsPerSecond, start: start, channel.channel, &lines, &tally)
                 case .idle:
                     await stayIdle(&lines, &tally)
+                case .soak:
+                    // Soak devices are `SoakConnection`s.
+                    break
                 }
             }
         } catch {
@@ -56,7 +59,8 @@ struct LoadConnection: Sendable {
         return tally
     }
 
-    private func connect() async throws -> NIOAsyncChannel<InboundFrame, ByteBuffer> {
+    /// Opens connection `index` of the plan's run, framed in lines.
+    static func connect(plan: LoadPlan, index: Int) async throws -> NIOAsyncChannel<InboundFrame, ByteBuffer> {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
             .connect(host: plan.host, port: plan.port(ofConnection: index)) { channel in

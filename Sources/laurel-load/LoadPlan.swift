@@ -11,6 +11,10 @@ struct LoadPlan: Sendable {
         /// No requests: the connections authenticate and stay idle until the duration is over, so that what idle
         /// connections cost the server can be measured.
         case idle
+        /// Devices that stay for the whole run: the mixed requests of `SoakRequestLine` on an open-loop schedule,
+        /// `requestsPerSecond` in total, each device reconnecting (with `resume_after`) about every
+        /// `reconnectEvery` and whenever the server closes its connection.
+        case soak(requestsPerSecond: Double, reconnectEvery: Duration)
     }
 
     /// When the measured part of the run ends.
@@ -61,6 +65,7 @@ struct LoadPlan: Sendable {
         case .closedLoop: "closed"
         case .openLoop: "open"
         case .idle: "idle"
+        case .soak: "soak"
         }
     }
 
@@ -69,6 +74,7 @@ struct LoadPlan: Sendable {
         case .closedLoop(let pipeline): pipeline
         case .openLoop: 1
         case .idle: 0
+        case .soak: 1
         }
     }
 
@@ -76,6 +82,7 @@ struct LoadPlan: Sendable {
         switch pace {
         case .closedLoop, .idle: nil
         case .openLoop(let logsPerSecond): logsPerSecond
+        case .soak(let requestsPerSecond, _): requestsPerSecond
         }
     }
 }

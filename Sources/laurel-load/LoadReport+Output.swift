@@ -44,6 +44,10 @@ extension LoadReport {
         object["pushes"] = Self.counts(pushes)
         object["connection_failures"] = Self.counts(connectionFailures)
         object["bye_reasons"] = Self.counts(byeReasons)
+        if case .soak = plan.pace {
+            object["reconnects"] = .int(reconnects)
+            object["repeated_pushes"] = .int(repeatedPushes)
+        }
         if let latencyTimeline {
             object["latency_timeline"] = .object([
                 "slice_ms": .int(latencyTimeline.sliceMilliseconds),
@@ -67,6 +71,7 @@ extension LoadReport {
         case .closedLoop(let pipeline): "closed loop, pipeline \(pipeline)"
         case .openLoop(let rate): "open loop at \(Self.number(rate)) logs/s"
         case .idle: "idle connections"
+        case .soak(let rate, let reconnectEvery): "soak at \(Self.number(rate)) requests/s, reconnecting every \(reconnectEvery)"
         }
         lines.append("laurel-load run \(plan.runID): \(pace), \(plan.connections) connections over \(plan.users) users")
         lines.append("  measured     \(String(format: "%.2f", elapsedSeconds)) s"
@@ -83,7 +88,8 @@ extension LoadReport {
         let verdict = unlocks.isExactlyOnce ? "every expected unlock pushed exactly once" : "NOT every expected unlock pushed exactly once"
         lines.append("  unlocks      expected \(unlocks.expected), pushed \(unlocks.pushed), duplicates \(unlocks.duplicates),"
             + " missing \(unlocks.missing), unexpected \(unlocks.unexpected): \(verdict)")
-        if unlockPushLatency.samples > 0 {
+        // A soak device reads pushes only while it waits for an answer, so their arrival says nothing of the server.
+        if unlockPushLatency.samples > 0, plan.modeName != "soak" {
             let percentile = { (value: Double) in milliseconds(unlockPushLatency.milliseconds(atPercentile: value) ?? 0) }
             lines.append("  unlock push  p50 \(percentile(50))  p90 \(percentile(90))  p99 \(percentile(99))"
                 + "  max \(milliseconds(unlockPushLatency.maxMilliseconds ?? 0)) ms from the LOG to the user's other connections"
@@ -94,6 +100,9 @@ extension LoadReport {
         if !connectionFailures.isEmpty { connections += "; failed: " + Self.listing(connectionFailures) }
         if !byeReasons.isEmpty { connections += "; BYE: " + Self.listing(byeReasons) }
         lines.append("  connections  " + connections)
+        if case .soak = plan.pace {
+            lines.append("  reconnects   \(reconnects), pushes repeated across one: \(repeatedPushes)")
+        }
         if let firstFailure { lines.append("  first failure  " + firstFailure) }
         if let latencyTimeline { lines.append("  latency ms by slice of \(latencyTimeline.sliceMilliseconds) ms, from the start of the measurement") }
         for slice in latencyTimeline?.slices ?? [] {

@@ -23,6 +23,9 @@ struct LoadReport: Sendable {
     let byeReasons: [String: Int]
     /// Only with `--latency-timeline`.
     let latencyTimeline: LatencyTimeline?
+    /// Soak runs: reconnects of all devices, and pushes that arrived twice across one.
+    let reconnects: Int
+    let repeatedPushes: Int
 
     init(plan: LoadPlan, outcome: LoadRunner.Outcome) {
         self.plan = plan
@@ -49,6 +52,8 @@ struct LoadReport: Sendable {
         sent = tallies.reduce(0) { $0 + $1.sent }
         acknowledged = tallies.reduce(0) { $0 + $1.acknowledged }
         unanswered = tallies.reduce(0) { $0 + $1.unanswered }
+        reconnects = tallies.reduce(0) { $0 + $1.reconnects }
+        repeatedPushes = tallies.reduce(0) { $0 + $1.repeatedPushes }
         self.errors = errors
         self.pushes = pushes
         byeReasons = byes

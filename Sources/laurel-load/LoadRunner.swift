@@ -22,8 +22,14 @@ struct LoadRunner: Sendable {
         }())
         return await withTaskGroup(of: ConnectionTally.self) { group in
             for index in 0..<plan.connections {
-                let connection = LoadConnection(index: index, user: users[index % users.count], plan: plan, coordinator: coordinator)
-                group.addTask { await connection.run() }
+                let user = users[index % users.count]
+                if case .soak(_, let reconnectEvery) = plan.pace {
+                    let device = SoakConnection(index: index, user: user, plan: plan, coordinator: coordinator, reconnectEvery: reconnectEvery)
+                    group.addTask { await device.run() }
+                } else {
+                    let connection = LoadConnection(index: index, user: user, plan: plan, coordinator: coordinator)
+                    group.addTask { await connection.run() }
+                }
             }
             let authenticated = await awaitHandshakes(coordinator)
             var window: MeasurementWindow?
@@ -110,6 +116,7 @@ struct LoadRunner: Sendable {
         case .closedLoop(let pipeline): pace = "closed loop, pipeline \(pipeline)"
         case .openLoop(let rate): pace = "open loop at \(rate) logs/s"
         case .idle: pace = "idle, holding the connections"
+        case .soak(let rate, let reconnectEvery): pace = "soak at \(rate) requests/s, reconnecting every \(reconnectEvery)"
         }
         let stop: String
         switch plan.stop {

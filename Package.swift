@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "laurel", targets: ["laurel"]),
         .executable(name: "laurel-load", targets: ["laurel-load"]),
+        .library(name: "LaurelClient", targets: ["LaurelClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -57,6 +58,18 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // The client library for apps: a connection that stays, typed requests and pushes, an outbox of facts.
+        .target(
+            name: "LaurelClient",
+            dependencies: [
+                "LaurelProtocol", "LaurelJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
         ),
@@ -134,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "LaurelIntegrationTests",
             dependencies: [
-                "LaurelServer", "LaurelPostgres", "LaurelProtocol", "LaurelCore", "LaurelStore", "LaurelJSON", "LaurelTestSupport",
+                "LaurelServer", "LaurelPostgres", "LaurelProtocol", "LaurelCore", "LaurelStore", "LaurelJSON", "LaurelTestSupport", "LaurelClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,0 +1,52 @@
+import Foundation
+import LaurelClient
+import Synchronization
+import Testing
+
+/// What the tests of the client library share: a client of a test user with short reconnect waits, and waiting
+/// for a condition with a deadline instead of for ever.
+enum AppClient {
+    static func make(port: Int, token: String, store: any OutboxStore = InMemoryOutboxStore(), lastSeenPush: Int? = nil) throws -> LaurelClient {
+        try LaurelClient(configuration: LaurelClientConfiguration(
+            host: "127.0.0.1", port: port, token: token,
+            reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400), jitter: 0.5),
+            outboxStore: store, lastSeenPush: lastSeenPush))
+    }
+
+    /// Waits until `condition` holds, checking every 20 ms; records a failure and throws after `timeout`.
+    static func eventually(
+        _ what: String, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("not within \(timeout): \(what)", sourceLocation: sourceLocation)
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+/// The pushes a client delivered, collected as they come.
+final class PushCollector: Sendable {
+    /// Where the collecting task puts them.
+    final class Received: Sendable {
+        let pushes = Mutex<[Push]>([])
+    }
+
+    private let task: Task<Void, Never>
+    private let received = Received()
+
+    init(_ client: LaurelClient) {
+        let received = self.received
+        task = Task {
+            for await push in client.pushes { received.pushes.withLock { $0.append(push) } }
+        }
+    }
+
+    var pushes: [Push] { received.pushes.withLock { $0 } }
+
+    func stop() { task.cancel() }
+}

@@ -18,7 +18,7 @@ CREATE FUNCTION laurel.account_document(p_user bigint) RETURNS json
                      'revoked_at', s.revoked_at) ORDER BY s.id) FROM laurel.subscriptions s WHERE s.user_id = p_user), '[]'),
         'activities', coalesce((SELECT json_agg(json_build_object('id', a.id, 'name', a.name, 'unit', a.unit, 'icon', a.icon,
                      'created_at', a.created_at, 'deleted_at', a.deleted_at) ORDER BY a.created_at)
-                     FROM laurel.activities a WHERE a.user_id = p_user), '[]'),
+                     FROM laurel.custom_activities a WHERE a.user_id = p_user), '[]'),
         'logs', coalesce((SELECT json_agg(json_build_object('id', l.id, 'activity', l.activity_id, 'amount', l.amount, 'at', l.at,
                      'day', l.day, 'note', l.note, 'deleted_at', l.deleted_at) ORDER BY l.at, l.seq)
                      FROM laurel.logs l WHERE l.user_id = p_user), '[]'),
@@ -96,13 +96,14 @@ DECLARE
     stored integer := 0;
 BEGIN
     WITH due AS (
-        SELECT s.id FROM laurel.subscriptions s
+        SELECT s.user_id, s.id FROM laurel.subscriptions s
          WHERE NOT s.announced_end AND s.revoked_at IS NULL AND s.ends_at IS NOT NULL AND s.ends_at <= now()
          ORDER BY s.ends_at, s.id
          LIMIT 1000
            FOR UPDATE SKIP LOCKED
     ), marked AS (
-        UPDATE laurel.subscriptions s SET announced_end = true FROM due WHERE s.id = due.id RETURNING s.user_id
+        UPDATE laurel.subscriptions s SET announced_end = true FROM due WHERE s.user_id = due.user_id AND s.id = due.id
+        RETURNING s.user_id
     )
     SELECT array_agg(DISTINCT marked.user_id ORDER BY marked.user_id) INTO concerned FROM marked;
 
@@ -218,6 +219,7 @@ BEGIN
     IF NOT laurel.is_time_zone(create_user.time_zone) THEN
         RAISE EXCEPTION 'unknown time zone "%"', time_zone USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    INSERT INTO laurel.user_names (name_key) VALUES (lower(btrim(create_user.name) COLLATE "und-x-icu"));
     INSERT INTO laurel.users (name) VALUES (btrim(create_user.name)) RETURNING id INTO new_id;
     INSERT INTO laurel.settings (user_id, effective_day, time_zone)
     VALUES (new_id, (now() AT TIME ZONE create_user.time_zone)::date, create_user.time_zone);
@@ -246,6 +248,8 @@ BEGIN
     DELETE FROM laurel.unlocks WHERE user_id = p_user;
     DELETE FROM laurel.pushes WHERE user_id = p_user;
     DELETE FROM laurel.challenges WHERE user_id = p_user;
+    DELETE FROM laurel.listings WHERE author_id = p_user;
+    DELETE FROM laurel.user_names WHERE name_key = (SELECT lower(u.name COLLATE "und-x-icu") FROM laurel.users u WHERE u.id = p_user);
     DELETE FROM laurel.users WHERE id = p_user;
     PERFORM laurel.announce('user_deleted', p_user);
 END $$;
@@ -470,14 +474,14 @@ BEGIN
                s.settings_window
           FROM stored s WHERE s.settings_zone IS NOT NULL
     ), activities AS (
-        INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)
-        SELECT x.id, s.user_id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END
+        INSERT INTO laurel.custom_activities (user_id, id, name, unit, icon, created_at, deleted_at)
+        SELECT s.user_id, x.id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END
           FROM stored s CROSS JOIN LATERAL json_to_record(s.custom_activity) AS x(id text, name text, unit text, icon text, deleted boolean)
          WHERE s.custom_activity IS NOT NULL
-        ON CONFLICT (id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE a.user_id = EXCLUDED.user_id
+        ON CONFLICT (user_id, id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at
     ), templates_saved AS (
-        INSERT INTO laurel.templates AS t (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at,
-                                           listing_id, combo)
+        INSERT INTO laurel.templates (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at,
+                                      listing_id, combo)
         SELECT x.id, s.user_id, x.activity_id, x.name, x.type, x.tiers::json, x.active, x.inactive_reason,
                'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond',
                x.listing_id, x.combo::json
@@ -486,9 +490,8 @@ BEGIN
                                                                  active boolean, inactive_reason text, created_us bigint, updated_us bigint,
                                                                  listing_id uuid, combo text)
          WHERE s.templates IS NOT NULL
-        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
+        ON CONFLICT (user_id, id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
             inactive_reason = EXCLUDED.inactive_reason, updated_at = EXCLUDED.updated_at
-         WHERE t.user_id = EXCLUDED.user_id
     ), installs AS (
         -- Each installer counts once; a listing unpublished meanwhile counts nothing.
         INSERT INTO laurel.listing_installs (listing_id, user_id)
@@ -502,7 +505,8 @@ BEGIN
           FROM installs i WHERE l.id = ANY (ARRAY(SELECT i2.listing_id FROM installs i2)) AND l.id = i.listing_id
     ), templates_deleted AS (
         DELETE FROM laurel.templates t USING stored s
-         WHERE t.id = ANY (ARRAY(SELECT gone.id FROM stored u CROSS JOIN LATERAL unnest(u.deleted_templates) AS gone(id)))
+         WHERE t.user_id = ANY (ARRAY(SELECT u.user_id FROM stored u WHERE u.deleted_templates IS NOT NULL))
+           AND t.id = ANY (ARRAY(SELECT gone.id FROM stored u CROSS JOIN LATERAL unnest(u.deleted_templates) AS gone(id)))
            AND t.user_id = s.user_id AND t.id = ANY (s.deleted_templates)
     ), unlocks_deleted AS (
         DELETE FROM laurel.unlocks k USING stored s CROSS JOIN LATERAL unnest(s.deleted_unlock_prefixes) AS gone(prefix)
@@ -714,13 +718,10 @@ CREATE VIEW laurel.achievement_stats AS
 
 CREATE TABLE laurel.activities (
     id text NOT NULL,
-    user_id bigint,
     name text NOT NULL,
     unit text NOT NULL,
     icon text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    deleted_at timestamp with time zone,
-    CONSTRAINT activities_check CHECK (((user_id IS NOT NULL) OR (deleted_at IS NULL))),
     CONSTRAINT activities_unit_check CHECK ((unit = ANY (ARRAY['reps'::text, 'seconds'::text, 'minutes'::text, 'sessions'::text, 'times'::text])))
 );
 
@@ -748,6 +749,17 @@ CREATE TABLE laurel.challenges (
     CONSTRAINT challenges_slot_check CHECK ((slot >= 0)),
     CONSTRAINT challenges_target_check CHECK ((target > 0)),
     CONSTRAINT challenges_xp_check CHECK ((xp >= 0))
+);
+
+CREATE TABLE laurel.custom_activities (
+    user_id bigint NOT NULL,
+    id text NOT NULL,
+    name text NOT NULL,
+    unit text NOT NULL,
+    icon text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT custom_activities_unit_check CHECK ((unit = ANY (ARRAY['reps'::text, 'seconds'::text, 'minutes'::text, 'sessions'::text, 'times'::text])))
 );
 
 CREATE TABLE laurel.lesson_completions (
@@ -982,6 +994,10 @@ CREATE TABLE laurel.tokens (
     revoked_at timestamp with time zone
 );
 
+CREATE TABLE laurel.user_names (
+    name_key text NOT NULL
+);
+
 CREATE TABLE laurel.users (
     id bigint NOT NULL,
     name text NOT NULL,
@@ -1038,6 +1054,9 @@ ALTER TABLE ONLY laurel.auth_failures
 ALTER TABLE ONLY laurel.challenges
     ADD CONSTRAINT challenges_pkey PRIMARY KEY (user_id, period, period_start, slot);
 
+ALTER TABLE ONLY laurel.custom_activities
+    ADD CONSTRAINT custom_activities_pkey PRIMARY KEY (user_id, id);
+
 ALTER TABLE ONLY laurel.lesson_completions
     ADD CONSTRAINT lesson_completions_pkey PRIMARY KEY (user_id, id);
 
@@ -1078,24 +1097,27 @@ ALTER TABLE ONLY laurel.server_limits
     ADD CONSTRAINT server_limits_pkey PRIMARY KEY (only_row);
 
 ALTER TABLE ONLY laurel.settings
-    ADD CONSTRAINT settings_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT settings_pkey PRIMARY KEY (user_id, id);
 
 ALTER TABLE ONLY laurel.subscriptions
-    ADD CONSTRAINT subscriptions_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT subscriptions_pkey PRIMARY KEY (user_id, id);
 
 ALTER TABLE ONLY laurel.templates
-    ADD CONSTRAINT templates_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT templates_pkey PRIMARY KEY (user_id, id);
 
 ALTER TABLE ONLY laurel.tokens
-    ADD CONSTRAINT tokens_pkey PRIMARY KEY (digest);
+    ADD CONSTRAINT tokens_pkey PRIMARY KEY (user_id, digest);
 
 ALTER TABLE ONLY laurel.unlocks
     ADD CONSTRAINT unlocks_pkey PRIMARY KEY (user_id, achievement_id);
 
+ALTER TABLE ONLY laurel.user_names
+    ADD CONSTRAINT user_names_pkey PRIMARY KEY (name_key);
+
 ALTER TABLE ONLY laurel.users
     ADD CONSTRAINT users_pkey PRIMARY KEY (id);
 
-CREATE UNIQUE INDEX activities_custom_name ON laurel.activities USING btree (user_id, lower((name COLLATE "und-x-icu"))) WHERE (user_id IS NOT NULL);
+CREATE UNIQUE INDEX custom_activities_name ON laurel.custom_activities USING btree (user_id, lower((name COLLATE "und-x-icu")));
 
 CREATE INDEX lesson_completions_user_seq ON laurel.lesson_completions USING btree (user_id, seq);
 
@@ -1111,29 +1133,19 @@ CREATE INDEX reminders_user_seq ON laurel.reminders USING btree (user_id, seq);
 
 CREATE INDEX reported_events_user_seq ON laurel.reported_events USING btree (user_id, seq);
 
-CREATE INDEX settings_user ON laurel.settings USING btree (user_id, id DESC);
-
 CREATE INDEX subscriptions_end_to_announce ON laurel.subscriptions USING btree (ends_at) WHERE ((NOT announced_end) AND (revoked_at IS NULL) AND (ends_at IS NOT NULL));
-
-CREATE INDEX subscriptions_user ON laurel.subscriptions USING btree (user_id);
 
 CREATE INDEX templates_user ON laurel.templates USING btree (user_id, created_at);
 
-CREATE INDEX tokens_user ON laurel.tokens USING btree (user_id);
+CREATE INDEX tokens_digest ON laurel.tokens USING btree (digest);
 
-CREATE UNIQUE INDEX users_name_key ON laurel.users USING btree (lower((name COLLATE "und-x-icu")));
+CREATE INDEX users_name ON laurel.users USING btree (lower((name COLLATE "und-x-icu")));
 
-ALTER TABLE ONLY laurel.activities
-    ADD CONSTRAINT activities_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+ALTER TABLE ONLY laurel.custom_activities
+    ADD CONSTRAINT custom_activities_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY laurel.listing_installs
     ADD CONSTRAINT listing_installs_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES laurel.listings(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY laurel.listings
-    ADD CONSTRAINT listings_author_id_fkey FOREIGN KEY (author_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY laurel.logs
-    ADD CONSTRAINT logs_activity_id_fkey FOREIGN KEY (activity_id) REFERENCES laurel.activities(id);
 
 ALTER TABLE ONLY laurel.progress_snapshots
     ADD CONSTRAINT progress_snapshots_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
@@ -1146,9 +1158,6 @@ ALTER TABLE ONLY laurel.settings
 
 ALTER TABLE ONLY laurel.subscriptions
     ADD CONSTRAINT subscriptions_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
-
-ALTER TABLE ONLY laurel.templates
-    ADD CONSTRAINT templates_activity_id_fkey FOREIGN KEY (activity_id) REFERENCES laurel.activities(id);
 
 ALTER TABLE ONLY laurel.templates
     ADD CONSTRAINT templates_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;

@@ -70,7 +70,7 @@ struct LoadUserRoster: Sendable {
                            extract(hour FROM t AT TIME ZONE $5::text)::smallint, '{}'::json
                       FROM generate_series(1, $3::int) AS n
                      CROSS JOIN LATERAL (SELECT now() - interval '1 day' - (n * interval '365 days' / $3::int) AS t) AS moment
-                     JOIN laurel.activities a ON a.user_id IS NULL AND (a.id = $4::text OR lower(a.name) = lower($4::text))
+                     JOIN laurel.activities a ON a.id = $4::text OR lower(a.name) = lower($4::text)
                     """, [.int(user.userID), .text("\(prefix)seed-"), .int(logs), .text(activity), .text(timeZone)])
                 try connection.execute("DELETE FROM laurel.progress_snapshots WHERE user_id = $1::bigint", [.int(user.userID)])
             }

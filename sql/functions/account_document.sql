@@ -13,7 +13,7 @@ LANGUAGE sql STABLE AS $$
                      'revoked_at', s.revoked_at) ORDER BY s.id) FROM laurel.subscriptions s WHERE s.user_id = p_user), '[]'),
         'activities', coalesce((SELECT json_agg(json_build_object('id', a.id, 'name', a.name, 'unit', a.unit, 'icon', a.icon,
                      'created_at', a.created_at, 'deleted_at', a.deleted_at) ORDER BY a.created_at)
-                     FROM laurel.activities a WHERE a.user_id = p_user), '[]'),
+                     FROM laurel.custom_activities a WHERE a.user_id = p_user), '[]'),
         'logs', coalesce((SELECT json_agg(json_build_object('id', l.id, 'activity', l.activity_id, 'amount', l.amount, 'at', l.at,
                      'day', l.day, 'note', l.note, 'deleted_at', l.deleted_at) ORDER BY l.at, l.seq)
                      FROM laurel.logs l WHERE l.user_id = p_user), '[]'),

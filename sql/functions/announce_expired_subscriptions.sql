@@ -11,13 +11,14 @@ DECLARE
     stored integer := 0;
 BEGIN
     WITH due AS (
-        SELECT s.id FROM laurel.subscriptions s
+        SELECT s.user_id, s.id FROM laurel.subscriptions s
          WHERE NOT s.announced_end AND s.revoked_at IS NULL AND s.ends_at IS NOT NULL AND s.ends_at <= now()
          ORDER BY s.ends_at, s.id
          LIMIT 1000
            FOR UPDATE SKIP LOCKED
     ), marked AS (
-        UPDATE laurel.subscriptions s SET announced_end = true FROM due WHERE s.id = due.id RETURNING s.user_id
+        UPDATE laurel.subscriptions s SET announced_end = true FROM due WHERE s.user_id = due.user_id AND s.id = due.id
+        RETURNING s.user_id
     )
     SELECT array_agg(DISTINCT marked.user_id ORDER BY marked.user_id) INTO concerned FROM marked;
 

@@ -148,14 +148,14 @@ BEGIN
                s.settings_window
           FROM stored s WHERE s.settings_zone IS NOT NULL
     ), activities AS (
-        INSERT INTO laurel.activities AS a (id, user_id, name, unit, icon, created_at, deleted_at)
-        SELECT x.id, s.user_id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END
+        INSERT INTO laurel.custom_activities (user_id, id, name, unit, icon, created_at, deleted_at)
+        SELECT s.user_id, x.id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END
           FROM stored s CROSS JOIN LATERAL json_to_record(s.custom_activity) AS x(id text, name text, unit text, icon text, deleted boolean)
          WHERE s.custom_activity IS NOT NULL
-        ON CONFLICT (id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at WHERE a.user_id = EXCLUDED.user_id
+        ON CONFLICT (user_id, id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at
     ), templates_saved AS (
-        INSERT INTO laurel.templates AS t (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at,
-                                           listing_id, combo)
+        INSERT INTO laurel.templates (id, user_id, activity_id, name, type, tiers, active, inactive_reason, created_at, updated_at,
+                                      listing_id, combo)
         SELECT x.id, s.user_id, x.activity_id, x.name, x.type, x.tiers::json, x.active, x.inactive_reason,
                'epoch'::timestamptz + x.created_us * interval '1 microsecond', 'epoch'::timestamptz + x.updated_us * interval '1 microsecond',
                x.listing_id, x.combo::json
@@ -164,9 +164,8 @@ BEGIN
                                                                  active boolean, inactive_reason text, created_us bigint, updated_us bigint,
                                                                  listing_id uuid, combo text)
          WHERE s.templates IS NOT NULL
-        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
+        ON CONFLICT (user_id, id) DO UPDATE SET name = EXCLUDED.name, tiers = EXCLUDED.tiers, active = EXCLUDED.active,
             inactive_reason = EXCLUDED.inactive_reason, updated_at = EXCLUDED.updated_at
-         WHERE t.user_id = EXCLUDED.user_id
     ), installs AS (
         -- Each installer counts once; a listing unpublished meanwhile counts nothing.
         INSERT INTO laurel.listing_installs (listing_id, user_id)
@@ -180,7 +179,8 @@ BEGIN
           FROM installs i WHERE l.id = ANY (ARRAY(SELECT i2.listing_id FROM installs i2)) AND l.id = i.listing_id
     ), templates_deleted AS (
         DELETE FROM laurel.templates t USING stored s
-         WHERE t.id = ANY (ARRAY(SELECT gone.id FROM stored u CROSS JOIN LATERAL unnest(u.deleted_templates) AS gone(id)))
+         WHERE t.user_id = ANY (ARRAY(SELECT u.user_id FROM stored u WHERE u.deleted_templates IS NOT NULL))
+           AND t.id = ANY (ARRAY(SELECT gone.id FROM stored u CROSS JOIN LATERAL unnest(u.deleted_templates) AS gone(id)))
            AND t.user_id = s.user_id AND t.id = ANY (s.deleted_templates)
     ), unlocks_deleted AS (
         DELETE FROM laurel.unlocks k USING stored s CROSS JOIN LATERAL unnest(s.deleted_unlock_prefixes) AS gone(prefix)

@@ -8,7 +8,7 @@ extension PostgresUserReader {
     func customActivities() throws -> [Activity] {
         try connection.query(
             """
-            SELECT id, name, unit, icon, deleted_at IS NOT NULL AS deleted FROM laurel.activities
+            SELECT id, name, unit, icon, deleted_at IS NOT NULL AS deleted FROM laurel.custom_activities
              WHERE user_id = $1::bigint ORDER BY created_at, id
             """, [userParameter]
         ).map { row in

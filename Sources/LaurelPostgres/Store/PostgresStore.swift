@@ -37,9 +37,8 @@ public final class PostgresStore: LaurelStore {
                 for activity in catalog.activities {
                     try connection.execute(
                         """
-                        INSERT INTO laurel.activities (id, user_id, name, unit, icon) VALUES ($1::text, NULL, $2::text, $3::text, $4::text)
+                        INSERT INTO laurel.activities (id, name, unit, icon) VALUES ($1::text, $2::text, $3::text, $4::text)
                         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, unit = EXCLUDED.unit, icon = EXCLUDED.icon
-                         WHERE laurel.activities.user_id IS NULL
                         """, [.text(activity.id), .text(activity.name), .text(activity.unit.rawValue), PostgresValue(activity.icon)])
                 }
                 for achievement in catalog.achievements {

@@ -11,7 +11,7 @@ import Testing
 /// rows PostgreSQL read, not timed.
 @Suite struct CommitPlanTests {
     @Test func aCommitReadsOnlyItsOwnUsersRowsHoweverTheTablesGrewAfterThePlanWasMade() async throws {
-        try await Self.withFreshDatabase { pool in
+        try await LaurelTestDatabase.withFreshDatabase { pool in
             try await PostgresStore(pool: pool).installCatalog(try ShippedCatalogs.load("standfit"))
             let writer = try await Self.createUser("plan-writer", on: pool)
             let other = try await Self.createUser("plan-other", on: pool)
@@ -59,28 +59,6 @@ import Testing
                                      [.int(Int(writer.id.rawValue))]).first?.int("n")
             } == 1)
         }
-    }
-
-    /// Runs `body` with a one-connection pool on a database of its own, migrated now and dropped afterwards.
-    static func withFreshDatabase(_ body: (PostgresPool) async throws -> Void) async throws {
-        let name = "laurel_plans_\(UInt32.random(in: 0...UInt32.max))"
-        try await LaurelTestDatabase.scalar("CREATE DATABASE \(name)")
-        let base = try LaurelTestDatabase.url()
-        var url = try #require(URLComponents(string: base))
-        url.path = "/\(name)"
-        let configuration = PostgresConfiguration(
-            connectionString: try #require(url.string), applicationName: "laurel-tests-plans", connectTimeoutSeconds: 5)
-        let pool = PostgresPool(configuration: configuration, size: 1, logger: LaurelTestDatabase.logger)
-        do {
-            try await SchemaMigrator(pool: pool, logger: LaurelTestDatabase.logger).migrate(SchemaFiles.shipped())
-            try await body(pool)
-        } catch {
-            await pool.close()
-            _ = try? await LaurelTestDatabase.scalar("DROP DATABASE \(name) WITH (FORCE)")
-            throw error
-        }
-        await pool.close()
-        try await LaurelTestDatabase.scalar("DROP DATABASE \(name) WITH (FORCE)")
     }
 
     static func createUser(_ prefix: String, on pool: PostgresPool) async throws -> TestUser {

@@ -26,8 +26,8 @@ import Testing
 
         let batch = [
             Self.commit(good, version: 0, logID: "good-1", pushes: [PushDraft(kind: .unlock, data: #"{"id":"first_exercise"}"#)]),
-            // No such activity: the foreign key fails this part.
-            Self.commit(broken, version: 0, logID: "broken-1", activity: "no-such-activity"),
+            // An amount the table's check refuses: this part fails.
+            Self.commit(broken, version: 0, logID: "broken-1", amount: 0),
             Self.commit(stale, version: 7, logID: "stale-1"),
             Self.commit(retried, version: 1, logID: "retry-me"),
             Self.commit(gone, version: 0, logID: "gone-1"),
@@ -44,7 +44,7 @@ import Testing
             Issue.record("the broken part did not fail: \(results[1])")
             return
         }
-        #expect(reason.contains("23503"), "a foreign key violation: \(reason)")
+        #expect(reason.contains("23514"), "a check violation: \(reason)")
         #expect(try results[2].get() == .stale)
         #expect(try results[3].get() == .duplicate)
         #expect(results[4] == .failure(.unknownUser))
@@ -141,12 +141,12 @@ import Testing
 
     /// A commit of one log of `activity` for `user`, decided against `version`.
     static func commit(
-        _ user: TestUser, version: Int64, logID: String, activity: String = "squats", pushes: [PushDraft] = []
+        _ user: TestUser, version: Int64, logID: String, activity: String = "squats", amount: Int = 5, pushes: [PushDraft] = []
     ) -> UserCommit {
         let at = Date(timeIntervalSince1970: 1_790_000_000)
         var writes = ProgressWrites()
         writes.fact = NewFact(
-            content: .log(activityID: activity, amount: 5, localHour: 12, note: nil), id: logID, at: at,
+            content: .log(activityID: activity, amount: amount, localHour: 12, note: nil), id: logID, at: at,
             day: LocalDay(year: 2026, month: 9, day: 21)!, requestedAt: at)
         writes.unlocks = pushes.isEmpty ? [] : ["first_exercise"]
         var figures = ProgressFigures()

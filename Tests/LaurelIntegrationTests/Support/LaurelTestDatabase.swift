@@ -34,6 +34,28 @@ enum LaurelTestDatabase {
         }
     }
 
+    /// Runs `body` with a one-connection pool on a database of its own, migrated now to `schema` (the shipped one when
+    /// nil) and dropped afterwards.
+    static func withFreshDatabase(migratedTo schema: SchemaFiles? = nil, _ body: (PostgresPool) async throws -> Void) async throws {
+        let name = "laurel_fresh_\(UInt32.random(in: 0...UInt32.max))"
+        try await scalar("CREATE DATABASE \(name)")
+        var address = try #require(URLComponents(string: try url()))
+        address.path = "/\(name)"
+        let configuration = PostgresConfiguration(
+            connectionString: try #require(address.string), applicationName: "laurel-tests-fresh", connectTimeoutSeconds: 5)
+        let pool = PostgresPool(configuration: configuration, size: 1, logger: logger)
+        do {
+            try await SchemaMigrator(pool: pool, logger: logger).migrate(try schema ?? SchemaFiles.shipped())
+            try await body(pool)
+        } catch {
+            await pool.close()
+            _ = try? await scalar("DROP DATABASE \(name) WITH (FORCE)")
+            throw error
+        }
+        await pool.close()
+        try await scalar("DROP DATABASE \(name) WITH (FORCE)")
+    }
+
     /// A new user through `laurel.create_user`, with a name no other test uses.
     static func createUser(_ prefix: String = "user", timeZone: String = "UTC") async throws -> TestUser {
         let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
@@ -64,7 +86,7 @@ enum LaurelTestDatabase {
 
     /// The user's custom activities, deleted ones included.
     static func activityCount(of user: TestUser) async throws -> Int {
-        try await count("SELECT count(*) FROM laurel.activities WHERE user_id = $1::bigint", [.text(user.id.description)])
+        try await count("SELECT count(*) FROM laurel.custom_activities WHERE user_id = $1::bigint", [.text(user.id.description)])
     }
 }
 

@@ -66,6 +66,8 @@ public actor LaurelClient {
     private var loop: Task<Void, Never>?
     var outbox: [OutboxEntry]
     var outboxFlush: Task<Void, Never>?
+    /// Counts the outbox's flushes, so that a flush ends only its own.
+    var outboxFlushes = 0
     var outcomeWaiters: [String: [CheckedContinuation<OutboxOutcome, Never>]] = [:]
     /// Outcomes of the last entries settled, for ``outcome(of:)`` asked after the fact.
     private(set) var recentOutcomes: [String: OutboxOutcome] = [:]

@@ -29,12 +29,15 @@ extension LaurelClient {
     /// Starts sending the outbox when there is something to send, the client is connected and no sending runs.
     func flushOutbox() {
         guard outboxFlush == nil, !outbox.isEmpty, status == .connected else { return }
-        outboxFlush = Task { await self.sendOutbox() }
+        outboxFlushes += 1
+        let flush = outboxFlushes
+        outboxFlush = Task { await self.sendOutbox(flush) }
     }
 
     /// Sends the outbox in order, `outboxWindow` requests in flight at a time, until it is empty, the connection
     /// goes, or the server asks to wait (then it tries again after the wait).
-    private func sendOutbox() async {
+    /// - Parameter flush: which flush this is; one that a lost connection cancelled leaves the next one alone.
+    private func sendOutbox(_ flush: Int) async {
         var retryAfter: Duration?
         sending: while status == .connected, !Task.isCancelled, !outbox.isEmpty {
             let batch = Array(outbox.prefix(configuration.outboxWindow))
@@ -78,10 +81,13 @@ extension LaurelClient {
                 }
             }
         }
+        guard flush == outboxFlushes else { return }
         outboxFlush = nil
         if let retryAfter, status == .connected {
             outboxFlush = Task {
                 try? await Task.sleep(for: retryAfter)
+                // A lost connection cancelled the wait; the next connection flushes by itself.
+                guard !Task.isCancelled else { return }
                 self.retryOutbox()
             }
         }

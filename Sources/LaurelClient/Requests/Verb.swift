@@ -168,13 +168,7 @@ public enum Verb {
         public var reminderWindowMinutes: Int?
         public var leaderboards: Bool?
 
-        enum CodingKeys: String, CodingKey {
-            case vacation, leaderboards
-            case timeZone = "time_zone"
-            case restDay = "rest_day"
-            case weeklyGoal = "weekly_goal"
-            case reminderWindowMinutes = "reminder_window_minutes"
-        }
+        typealias CodingKeys = UserSettings.CodingKeys
 
         public init(timeZone: String? = nil, restDay: String? = nil, vacation: Bool? = nil, weeklyGoal: Int? = nil,
                     reminderWindowMinutes: Int? = nil, leaderboards: Bool? = nil) {

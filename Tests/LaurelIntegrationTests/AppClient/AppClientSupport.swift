@@ -13,6 +13,19 @@ enum AppClient {
             outboxStore: store, lastSeenPush: lastSeenPush))
     }
 
+    /// `body`, again while it fails with `connectionLost` (the server may close an idle connection just as a request
+    /// leaves): for requests that are safe to repeat, such as a LOG with an id or a read.
+    static func retrying<T>(_ body: () async throws -> T) async throws -> T {
+        for _ in 0..<20 {
+            do {
+                return try await body()
+            } catch LaurelClientError.connectionLost {
+                continue
+            }
+        }
+        return try await body()
+    }
+
     /// Waits until `condition` holds, checking every 20 ms; records a failure and throws after `timeout`.
     static func eventually(
         _ what: String, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation,

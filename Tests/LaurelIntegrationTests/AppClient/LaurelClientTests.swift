@@ -70,11 +70,13 @@ import Testing
             let other = try AppClient.make(port: port, token: user.token)
             await other.start()
             for round in 0..<6 {
-                _ = try await other.send(Verb.Log(activity: round % 2 == 0 ? "pushups" : "squats", amount: 10 * (round + 1), id: "other-\(round)"))
+                _ = try await AppClient.retrying {
+                    try await other.send(Verb.Log(activity: round % 2 == 0 ? "pushups" : "squats", amount: 10 * (round + 1), id: "other-\(round)"))
+                }
                 // Long enough for the device's connection to be closed as idle and opened again.
                 try await Task.sleep(for: .milliseconds(700))
             }
-            let stored = try await other.send(Verb.Notifications(after: 0, limit: 100))
+            let stored = try await AppClient.retrying { try await other.send(Verb.Notifications(after: 0, limit: 100)) }
             try await AppClient.eventually("every stored push delivered") { pushes.pushes.last?.seq == stored.lastSeq }
             let seqs = pushes.pushes.compactMap(\.seq)
             print("client resume: \(await device.authentications) authentications, \(seqs.count) pushes delivered, \(stored.notifications.count) stored")
@@ -86,9 +88,9 @@ import Testing
             let seen = try #require(await device.lastSeq)
             await device.stop()
             for (index, (activity, amount)) in [("pushups", 100), ("squats", 1000), ("lunges", 5), ("plank", 60)].enumerated() {
-                _ = try await other.send(Verb.Log(activity: activity, amount: amount, id: "later-\(index)"))
+                _ = try await AppClient.retrying { try await other.send(Verb.Log(activity: activity, amount: amount, id: "later-\(index)")) }
             }
-            let later = try await other.send(Verb.Notifications(after: seen, limit: 100))
+            let later = try await AppClient.retrying { try await other.send(Verb.Notifications(after: seen, limit: 100)) }
             #expect(later.notifications.count >= 3, "unlocks while the app was closed")
             let relaunched = try AppClient.make(port: port, token: user.token, lastSeenPush: seen)
             let caughtUp = PushCollector(relaunched)

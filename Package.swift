@@ -69,6 +69,7 @@ let package = Package(
                 "LaurelProtocol", "LaurelJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
@@ -113,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "laurel-load",
             dependencies: [
-                "LaurelCore", "LaurelProtocol", "LaurelPostgres", "LaurelJSON",
+                "LaurelCore", "LaurelProtocol", "LaurelPostgres", "LaurelJSON", "LaurelClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -2,6 +2,7 @@ import Foundation
 import LaurelJSON
 import LaurelProtocol
 import NIOCore
+import NIOSSL
 
 /// A client of a Laurel server for an app: it stays connected (reconnecting with backoff and jitter when the
 /// connection goes), authenticates with `resume_after` the last push it delivered so that pushes arrive once each
@@ -57,6 +58,8 @@ public actor LaurelClient {
     public private(set) var authentications = 0
 
     let configuration: LaurelClientConfiguration
+    /// Made once from the configuration's TLS: every connection shares it.
+    private let tls: NIOSSLContext?
     private let pushSink: AsyncStream<Push>.Continuation
     private let outcomeSink: AsyncStream<OutboxOutcome>.Continuation
     private var outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>?
@@ -76,6 +79,7 @@ public actor LaurelClient {
     /// Reads the outbox the configuration's store kept; nothing connects before ``start()``.
     public init(configuration: LaurelClientConfiguration) throws {
         self.configuration = configuration
+        tls = try configuration.tls.map { try NIOSSLContext(configuration: $0) }
         lastSeq = configuration.lastSeenPush
         outbox = try configuration.outboxStore.load()
         (pushes, pushSink) = AsyncStream.makeStream(of: Push.self)
@@ -189,7 +193,10 @@ public actor LaurelClient {
     }
 
     private func connectOnce() async -> Ending {
-        guard let channel = try? await ServerChannel.open(configuration) else { return .closed }
+        guard let channel = try? await ServerChannel.openLines(
+            host: configuration.host, port: configuration.port, transport: configuration.transport, tls: tls,
+            serverHostname: configuration.serverHostname)
+        else { return .closed }
         do {
             return try await channel.executeThenClose { inbound, outbound in
                 var lines = inbound.makeAsyncIterator()

@@ -4,6 +4,8 @@ import NIOSSL
 public struct LaurelClientConfiguration: Sendable {
     public var host: String
     public var port: Int
+    /// TCP (the client port) or WebSocket (the `--ws-port`, `ws://` or with `tls` `wss://`).
+    public var transport: LaurelTransport
     /// The user's token (AUTH).
     public var token: String
     /// TLS to the server (`laurel serve --tls-cert`); nil for plain TCP.
@@ -20,12 +22,13 @@ public struct LaurelClientConfiguration: Sendable {
     public var outboxWindow: Int
 
     public init(
-        host: String, port: Int = 7420, token: String, tls: TLSConfiguration? = nil, serverHostname: String? = nil,
+        host: String, port: Int = 7420, transport: LaurelTransport = .tcp, token: String, tls: TLSConfiguration? = nil, serverHostname: String? = nil,
         reconnect: ReconnectPolicy = ReconnectPolicy(), outboxStore: any OutboxStore = InMemoryOutboxStore(),
         lastSeenPush: Int? = nil, outboxWindow: Int = 32
     ) {
         self.host = host
         self.port = port
+        self.transport = transport
         self.token = token
         self.tls = tls
         self.serverHostname = serverHostname

@@ -1,3 +1,4 @@
+import LaurelClient
 import LaurelProtocol
 import NIOCore
 import NIOPosix
@@ -61,15 +62,7 @@ struct LoadConnection: Sendable {
 
     /// Opens connection `index` of the plan's run, framed in lines.
     static func connect(plan: LoadPlan, index: Int) async throws -> NIOAsyncChannel<InboundFrame, ByteBuffer> {
-        try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.seconds(10))
-            .connect(host: plan.host, port: plan.port(ofConnection: index)) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(LineFrameEncoder()))
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: Self.maxLineBytes)))
-                    return try NIOAsyncChannel<InboundFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        try await ServerChannel.openLines(host: plan.host, port: plan.port(ofConnection: index), maxLineBytes: Self.maxLineBytes)
     }
 
     /// Reads `* HELLO`, sends AUTH and waits for its answer.

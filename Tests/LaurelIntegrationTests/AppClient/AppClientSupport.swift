@@ -1,14 +1,18 @@
 import Foundation
 import LaurelClient
+import NIOSSL
 import Synchronization
 import Testing
 
 /// What the tests of the client library share: a client of a test user with short reconnect waits, and waiting
 /// for a condition with a deadline instead of for ever.
 enum AppClient {
-    static func make(port: Int, token: String, store: any OutboxStore = InMemoryOutboxStore(), lastSeenPush: Int? = nil) throws -> LaurelClient {
+    static func make(
+        port: Int, token: String, transport: LaurelTransport = .tcp, tls: TLSConfiguration? = nil,
+        store: any OutboxStore = InMemoryOutboxStore(), lastSeenPush: Int? = nil
+    ) throws -> LaurelClient {
         try LaurelClient(configuration: LaurelClientConfiguration(
-            host: "127.0.0.1", port: port, token: token,
+            host: "127.0.0.1", port: port, transport: transport, token: token, tls: tls, serverHostname: tls == nil ? nil : "localhost",
             reconnect: ReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400), jitter: 0.5),
             outboxStore: store, lastSeenPush: lastSeenPush))
     }

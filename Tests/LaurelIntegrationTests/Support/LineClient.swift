@@ -1,4 +1,5 @@
 import Foundation
+import LaurelClient
 import LaurelJSON
 import LaurelProtocol
 import NIOCore
@@ -20,18 +21,10 @@ final class LineClient: Sendable {
 
     /// Connects over plain TCP, or TLS with `tls` (verifying the server's certificate for `serverHostname`).
     static func connect(port: Int, host: String = "127.0.0.1", tls: NIOSSLContext? = nil, serverHostname: String? = nil) async throws -> LineClient {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverHostname))
-                    }
-                    // No line encoder on the way out: `send` adds the LF itself, and `sendRaw` must send exactly
-                    // what it is given (partial lines, CRLF, several lines at once).
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: 16 << 20)))
-                    return try NIOAsyncChannel<InboundFrame, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        // No line encoder on the way out: `send` adds the LF itself, and `sendRaw` must send exactly what it is given
+        // (partial lines, CRLF, several lines at once).
+        let channel = try await ServerChannel.openLines(
+            host: host, port: port, tls: tls, serverHostname: serverHostname, maxLineBytes: 16 << 20, linesOut: false)
         let (lines, continuation) = AsyncStream<Line>.makeStream()
         let (writers, writerContinuation) = AsyncStream<NIOAsyncChannelOutboundWriter<ByteBuffer>>.makeStream()
         let reader = Task {

@@ -1,4 +1,5 @@
 import Foundation
+import LaurelClient
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -59,27 +60,11 @@ final class WebSocketTestClient: Sendable {
         owner.cancel()
     }
 
-    /// Connects and upgrades. The handshake is done by hand (``WebSocketHandshake``), so that frames the server sends
-    /// in the same read as its `101` answer (its `HELLO`) reach the frame decoder whatever the timing.
+    /// Connects and upgrades (the library's own handshake, ``ServerChannel/openWebSocketFrames``).
     static func connect(port: Int, offering protocols: [String] = ["laurel.v1"], tls: NIOSSLContext? = nil) async throws -> WebSocketTestClient {
-        let handshake = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: String?.self)
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let pipeline = channel.pipeline.syncOperations
-                    if let tls { try pipeline.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: "localhost")) }
-                    // The handshake before the frame encoder: its own request goes out as plain bytes.
-                    try pipeline.addHandler(WebSocketHandshake(protocols: protocols, done: handshake))
-                    try pipeline.addHandler(WebSocketFrameEncoder())
-                    return try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel)
-                }
-            }
-        do {
-            return WebSocketTestClient(channel: channel, subprotocol: try await handshake.futureResult.get())
-        } catch {
-            try? await channel.channel.close()
-            throw error
-        }
+        let (channel, subprotocol) = try await ServerChannel.openWebSocketFrames(
+            host: "127.0.0.1", port: port, protocols: protocols, tls: tls, serverHostname: tls == nil ? nil : "localhost")
+        return WebSocketTestClient(channel: channel, subprotocol: subprotocol)
     }
 
     /// Sends `text` as one text message, or in `fragments` frames.
@@ -142,60 +127,3 @@ final class WebSocketTestClient: Sendable {
     }
 }
 
-/// The client's side of the WebSocket handshake: sends the upgrade request, reads the answer up to its blank line,
-/// then hands everything after it to a frame decoder put in its place. `done` gets the chosen subprotocol, or fails
-/// when the server does not upgrade.
-private final class WebSocketHandshake: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-
-    private let protocols: [String]
-    private let done: EventLoopPromise<String?>
-    private var received = ByteBuffer()
-
-    init(protocols: [String], done: EventLoopPromise<String?>) {
-        self.protocols = protocols
-        self.done = done
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        var request = "GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        request += "Sec-WebSocket-Key: \(Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())\r\n"
-        request += "Sec-WebSocket-Version: 13\r\n"
-        if !protocols.isEmpty { request += "Sec-WebSocket-Protocol: \(protocols.joined(separator: ", "))\r\n" }
-        context.writeAndFlush(NIOAny(ByteBuffer(string: request + "\r\n")), promise: nil)
-        context.fireChannelActive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var bytes = unwrapInboundIn(data)
-        received.writeBuffer(&bytes)
-        let view = received.readableBytesView
-        guard let end = view.firstRange(of: Array("\r\n\r\n".utf8)) else { return }
-        let head = String(decoding: view[view.startIndex..<end.lowerBound], as: UTF8.self)
-        received.moveReaderIndex(to: end.upperBound)
-        let lines = head.split(separator: "\r\n")
-        guard lines.first?.hasPrefix("HTTP/1.1 101") == true else {
-            done.fail(WebSocketTestClient.Failure.notUpgraded)
-            context.close(promise: nil)
-            return
-        }
-        let chosen = lines.dropFirst().first { $0.lowercased().hasPrefix("sec-websocket-protocol:") }
-            .map { String($0.drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces) }
-        do {
-            try context.pipeline.syncOperations.addHandler(
-                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 22)), position: .after(self))
-        } catch {
-            done.fail(error)
-            return
-        }
-        if received.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(received)) }
-        done.succeed(chosen)
-        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        done.fail(error)
-        context.close(promise: nil)
-    }
-}

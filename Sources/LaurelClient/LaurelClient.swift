@@ -56,6 +56,9 @@ public actor LaurelClient {
     public private(set) var lastSeq: Int?
     /// How many times the client has authenticated: 1 after the first connection, one more for each reconnect.
     public private(set) var authentications = 0
+    /// Stored pushes that came again (a `seq` at or below one delivered) and were not delivered twice: a server
+    /// that resumes correctly sends none.
+    public private(set) var repeatedPushes = 0
 
     let configuration: LaurelClientConfiguration
     /// Made once from the configuration's TLS: every connection shares it.
@@ -63,6 +66,11 @@ public actor LaurelClient {
     private let pushSink: AsyncStream<Push>.Continuation
     private let outcomeSink: AsyncStream<OutboxOutcome>.Continuation
     private var outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>?
+    /// The connection now, to close it on ``reconnect()``.
+    private var channel: (any Channel)?
+    private var reconnectAsked = false
+    /// Whether the connection being made got as far as AUTH's `OK`.
+    private var authenticatedThisTime = false
     private var answers: [String: CheckedContinuation<ServerLine, any Error>] = [:]
     private var connectionWaiters: [CheckedContinuation<Void, any Error>] = []
     private var nextTag = 1
@@ -104,6 +112,14 @@ public actor LaurelClient {
         failWaiting(with: .stopped)
         pushSink.finish()
         outcomeSink.finish()
+    }
+
+    /// Closes the connection now; the client connects again at once (and resumes its pushes), as after any lost
+    /// connection. For an app that knows its network changed.
+    public func reconnect() {
+        guard let channel else { return }
+        reconnectAsked = true
+        channel.close(promise: nil)
     }
 
     /// Sends `request` once connected and returns its answer. A request is not sent again when the connection goes
@@ -165,7 +181,8 @@ public actor LaurelClient {
 
     /// How one connection ended.
     private enum Ending {
-        case closed
+        /// The connection ended, after authenticating or before.
+        case ended(authenticated: Bool)
         case authenticationFailed
         /// AUTH was refused for now (`rate_limited`): try again after this long.
         case refused(Duration)
@@ -175,7 +192,6 @@ public actor LaurelClient {
         var backoff = ReconnectBackoff(policy: configuration.reconnect)
         while !Task.isCancelled {
             status = .connecting
-            let began = ContinuousClock.now
             let ending = await connectOnce()
             disconnected()
             if case .authenticationFailed = ending {
@@ -184,7 +200,13 @@ public actor LaurelClient {
                 return
             }
             if Task.isCancelled { break }
-            if ContinuousClock.now - began >= configuration.reconnect.stableAfter { backoff.reset() }
+            if reconnectAsked {
+                // The app closed the connection itself: come back at once.
+                reconnectAsked = false
+                backoff.reset()
+                continue
+            }
+            if case .ended(let authenticated) = ending, authenticated { backoff.reset() }
             var delay = backoff.nextDelay()
             if case .refused(let wait) = ending { delay = max(delay, wait) }
             status = .waitingToReconnect
@@ -193,19 +215,21 @@ public actor LaurelClient {
     }
 
     private func connectOnce() async -> Ending {
+        authenticatedThisTime = false
         guard let channel = try? await ServerChannel.openLines(
             host: configuration.host, port: configuration.port, transport: configuration.transport, tls: tls,
             serverHostname: configuration.serverHostname)
-        else { return .closed }
+        else { return .ended(authenticated: false) }
+        self.channel = channel.channel
         do {
             return try await channel.executeThenClose { inbound, outbound in
                 var lines = inbound.makeAsyncIterator()
-                guard case .line(let greeting)? = try await lines.next(), ServerLine(greeting).kind == "HELLO" else { return .closed }
+                guard case .line(let greeting)? = try await lines.next(), ServerLine(greeting).kind == "HELLO" else { return .ended(authenticated: false) }
                 var auth: JSONObject = ["token": .string(configuration.token)]
                 if let lastSeq { auth["resume_after"] = .int(lastSeq) }
                 try await outbound.write(ByteBuffer(string: "auth AUTH \(JSONValue.object(auth).serialized())"))
                 while true {
-                    guard case .line(let bytes)? = try await lines.next() else { return .closed }
+                    guard case .line(let bytes)? = try await lines.next() else { return .ended(authenticated: false) }
                     let line = ServerLine(bytes)
                     guard line.tag == "auth" else {
                         receive(line)
@@ -220,21 +244,22 @@ public actor LaurelClient {
                     case "rate_limited":
                         let wait = line.value?["retry_after_ms"]?.intValue ?? 1000
                         return .refused(.milliseconds(wait))
-                    default: return .closed
+                    default: return .ended(authenticated: false)
                     }
                 }
                 while let frame = try await lines.next() {
                     if case .line(let bytes) = frame { receive(ServerLine(bytes)) }
                 }
-                return .closed
+                return .ended(authenticated: true)
             }
         } catch {
-            return .closed
+            return .ended(authenticated: session != nil && authenticatedThisTime)
         }
     }
 
     private func authenticated(_ session: Session, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
         self.session = session
+        authenticatedThisTime = true
         authentications += 1
         // Without a push seen before, delivery starts after the newest stored push.
         if lastSeq == nil { lastSeq = session.lastSeq }
@@ -256,7 +281,10 @@ public actor LaurelClient {
         let seq = object["seq"]?.intValue
         if let seq {
             // A stored push at or below the last one delivered was delivered before the reconnect.
-            if let lastSeq, seq <= lastSeq { return }
+            if let lastSeq, seq <= lastSeq {
+                repeatedPushes += 1
+                return
+            }
             lastSeq = seq
         }
         pushSink.yield(Push(kind: String(line.kind), seq: seq, object: object))
@@ -268,6 +296,7 @@ public actor LaurelClient {
 
     private func disconnected() {
         outbound = nil
+        channel = nil
         outboxFlush?.cancel()
         outboxFlush = nil
         let waiting = answers

@@ -41,18 +41,15 @@ public struct LaurelClientConfiguration: Sendable {
 
 /// How long a client waits before connecting again: doubling from `initialDelay` up to `maxDelay`, each wait
 /// shortened at random by up to `jitter` of it, so that the devices a restarting server dropped together do not all
-/// come back at the same instant. A connection that lasted `stableAfter` starts the doubling over.
+/// come back at the same instant. A connection that authenticated starts the doubling over.
 public struct ReconnectPolicy: Sendable, Equatable {
     public var initialDelay: Duration
     public var maxDelay: Duration
     public var jitter: Double
-    public var stableAfter: Duration
 
-    public init(initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(30), jitter: Double = 0.5,
-                stableAfter: Duration = .seconds(30)) {
+    public init(initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(30), jitter: Double = 0.5) {
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
         self.jitter = min(max(jitter, 0), 1)
-        self.stableAfter = stableAfter
     }
 }

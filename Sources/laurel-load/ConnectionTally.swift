@@ -83,13 +83,19 @@ struct ConnectionTally: Sendable {
     /// Records the answer to a LOG sent (or meant to be sent) at `sentAt`; returns whether it was acknowledged.
     @discardableResult
     mutating func recordResponse(_ line: ServerLine, sentAt: ContinuousClock.Instant, measured: Bool, at now: ContinuousClock.Instant) -> Bool {
-        if line.isOK {
+        let unlocked = line.value?["unlocked"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        let code = line.isOK ? nil : (line.kind == "ERR" ? line.loadErrorCode : "malformed_response")
+        return recordAnswer(errorCode: code, unlocked: unlocked, sentAt: sentAt, measured: measured, at: now)
+    }
+
+    /// Records an answer: acknowledged (`errorCode` nil, with the achievements it unlocked) or an error.
+    @discardableResult
+    mutating func recordAnswer(
+        errorCode: String?, unlocked: [String], sentAt: ContinuousClock.Instant, measured: Bool, at now: ContinuousClock.Instant
+    ) -> Bool {
+        if errorCode == nil {
             hasLogged = true
-            if let unlocked = line.value?["unlocked"]?.arrayValue {
-                for achievement in unlocked {
-                    if let id = achievement["id"]?.stringValue, reportedUnlocks[id] == nil { reportedUnlocks[id] = sentAt }
-                }
-            }
+            for id in unlocked where reportedUnlocks[id] == nil { reportedUnlocks[id] = sentAt }
             if measured {
                 acknowledged += 1
                 let microseconds = (now - sentAt).wholeMicroseconds
@@ -102,9 +108,8 @@ struct ConnectionTally: Sendable {
             }
             return true
         }
-        if measured {
-            let code = line.kind == "ERR" ? line.loadErrorCode : "malformed_response"
-            errors[code, default: 0] += 1
+        if measured, let errorCode {
+            errors[errorCode, default: 0] += 1
             lastMeasuredResponse = now
         }
         return false

@@ -1,14 +1,15 @@
+import Foundation
+import LaurelClient
 import LaurelCore
 import LaurelJSON
-import LaurelProtocol
-import NIOCore
-import NIOPosix
 
-/// One device of a soak run (`--soak`): it sends the mixed requests of ``SoakRequestLine`` on an open-loop
-/// schedule, one at a time, and stays a device for the whole run. Every `reconnectEvery` it closes its connection
-/// and comes back; when the server closes it (an instance restarting) it comes back with a growing, jittered
-/// delay. Each time it authenticates with `resume_after` the last push `seq` it saw, and sends a request that was
-/// not answered again, so a LOG is stored once and every push arrives once however often it reconnects.
+/// One device of a soak run (`--soak`), an app as the client library makes one: a ``LaurelClient`` that stays for
+/// the whole run, logging through its outbox (ids and times given when recorded, sent again after a lost
+/// connection) and reading with typed requests, on an open-loop schedule, one request at a time. Of every 20: 14
+/// LOGs of now, 2 backfilled LOGs (1 to 25 days back), and one each of PROFILE, ACHIEVEMENTS, LOGS and CHALLENGES.
+/// Every `reconnectEvery` the device closes its connection and the client comes back with `resume_after`, as it
+/// does when the server closes it (an instance restarting); pushes are counted as the client delivers them, once
+/// each, and the pushes it had to drop as repeats are reported.
 struct SoakConnection: Sendable {
     let index: Int
     let user: LoadUser
@@ -16,116 +17,137 @@ struct SoakConnection: Sendable {
     let coordinator: LoadCoordinator
     let reconnectEvery: Duration
 
-    /// How one connection of the device ended.
-    private enum Ending {
-        case runOver
-        case plannedReconnect
-        case dropped
-    }
-
     func run() async -> ConnectionTally {
         var tally = ConnectionTally(index: index, userIndex: user.index)
-        var device = DeviceState()
-        var start: LoadStart?
-        var delay = Duration.milliseconds(100)
-        while !coordinator.isClosing {
-            let ending = await connectOnce(&device, &tally, start: &start)
-            if start == nil {
-                // The first handshake failed: the device takes no part in the run.
-                coordinator.handshakeConcluded(connection: index, authenticated: false)
-                return tally
-            }
-            switch ending {
-            case .runOver:
-                coordinator.loadFinished()
-                return tally
-            case .plannedReconnect:
-                tally.reconnects += 1
-                delay = .milliseconds(100)
-            case .dropped:
-                if coordinator.isClosing { break }
-                tally.reconnects += 1
-                try? await Task.sleep(for: delay + .milliseconds(Int64.random(in: 0...Int64(delay.inSeconds * 1000))))
-                delay = min(delay * 2, .seconds(5))
-            }
+        let client: LaurelClient
+        do {
+            client = try LaurelClient(configuration: LaurelClientConfiguration(
+                host: plan.host, port: plan.port(ofConnection: index), token: user.token,
+                reconnect: ReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(5)), lastSeenPush: 0))
+        } catch {
+            tally.fail(.connect, "\(error)")
+            coordinator.handshakeConcluded(connection: index, authenticated: false)
+            return tally
         }
+        await client.start()
+        guard await Self.connected(client, within: plan.handshakeTimeout) else {
+            tally.fail(.handshake, "not connected within \(plan.handshakeTimeout): \(await client.status)")
+            coordinator.handshakeConcluded(connection: index, authenticated: false)
+            await client.stop()
+            return tally
+        }
+        coordinator.handshakeConcluded(connection: index, authenticated: true)
+        tally.isAuthenticated = true
+        tally.prepareForLoad()
+        let pushes = Task { await Self.countPushes(of: client) }
+        let start = await coordinator.startSignal.wait()
+        if let slice = plan.latencyTimelineSlice { tally.timeline = (start.window.measureStart, slice) }
+        let schedule = OpenLoopSchedule(
+            window: start.window, logsPerSecond: plan.rate ?? 1, liveConnections: start.liveConnections,
+            connection: index, connections: plan.connections)
+        var reconnectAt = ContinuousClock.now + reconnectEvery.jittered(by: 0.2)
+        var slot = 0
+        while true {
+            let intended = schedule.time(ofSlot: slot)
+            if start.window.isOver(at: intended) || coordinator.isClosing { break }
+            if intended > .now { try? await Task.sleep(until: intended, clock: .continuous) }
+            if ContinuousClock.now >= reconnectAt {
+                await client.reconnect()
+                reconnectAt = .now + reconnectEvery.jittered(by: 0.2)
+            }
+            let measured = start.window.isMeasured(intended)
+            if measured { tally.sent += 1 }
+            let (errorCode, unlocked) = await request(slot, on: client)
+            tally.recordAnswer(errorCode: errorCode, unlocked: unlocked, sentAt: intended, measured: measured, at: .now)
+            coordinator.responseArrived()
+            slot += 1
+        }
+        coordinator.loadFinished()
+        // Pushes of the last answers still on their way.
+        try? await Task.sleep(for: plan.pushGrace)
+        tally.reconnects = max(0, await client.authentications - 1)
+        tally.repeatedPushes = await client.repeatedPushes
+        await client.stop()
+        let counted = await pushes.value
+        tally.pushes = counted.byKind
+        tally.unlockPushes = counted.unlocks
         return tally
     }
 
-    /// What a device keeps across its connections.
-    private struct DeviceState {
-        var lastSeq = 0
-        var nextSequence = 0
-        var schedule: OpenLoopSchedule?
-    }
-
-    /// One connection: connect, authenticate (resuming after the first), then requests until the run is over, the
-    /// planned reconnect is due, or the connection ends.
-    private func connectOnce(_ device: inout DeviceState, _ tally: inout ConnectionTally, start: inout LoadStart?) async -> Ending {
-        guard let channel = try? await LoadConnection.connect(plan: plan, index: index) else { return .dropped }
-        coordinator.register(channel.channel, connection: index)
-        do {
-            return try await channel.executeThenClose { inbound, outbound in
-                var lines = inbound.makeAsyncIterator()
-                guard case .line(let greeting)? = try await lines.next(), ServerLine(greeting).kind == "HELLO" else { return .dropped }
-                try await outbound.write(SoakRequestLine.authentication(token: user.token, resumeAfter: device.lastSeq))
-                guard let answer = try await nextResponse(&lines, &device, &tally), answer.isOK else { return .dropped }
-                if start == nil {
-                    coordinator.handshakeConcluded(connection: index, authenticated: true)
-                    tally.isAuthenticated = true
-                    tally.prepareForLoad()
-                    let started = await coordinator.startSignal.wait()
-                    start = started
-                    if let slice = plan.latencyTimelineSlice { tally.timeline = (started.window.measureStart, slice) }
-                    device.schedule = OpenLoopSchedule(
-                        window: started.window, logsPerSecond: plan.rate ?? 1, liveConnections: started.liveConnections,
-                        connection: index, connections: plan.connections)
+    /// Slot `n`'s request, answered: nil or the error code, and the achievements a LOG unlocked.
+    private func request(_ slot: Int, on client: LaurelClient) async -> (errorCode: String?, unlocked: [String]) {
+        switch slot % 20 {
+        case 0..<16:
+            // 14 of now, 2 backfilled: recorded at the time the user logged them.
+            let daysBack = slot % 20 < 14 ? 0 : slot % 25 + 1
+            do {
+                let entry = try await client.record(
+                    .log(activity: plan.activity, amount: 1), at: Date().addingTimeInterval(-Double(daysBack) * 86_400))
+                switch await client.outcome(of: entry.id) {
+                case .acknowledged(_, let answer)?:
+                    let decoded = try? JSONDecoder().decode(Unlocked.self, from: Data(answer.utf8))
+                    return (nil, decoded?.unlocked.map(\.id) ?? [])
+                case .rejected(_, let error)?: return (error.code ?? "rejected", [])
+                case nil: return ("lost_outbox_entry", [])
                 }
-                guard let window = start?.window, let schedule = device.schedule else { return .dropped }
-                let requests = SoakRequestLine(activity: plan.activity, runID: plan.runID, connection: index)
-                let reconnectAt = ContinuousClock.now + reconnectEvery.jittered(by: 0.2)
-                while true {
-                    let intended = schedule.time(ofSlot: device.nextSequence)
-                    if window.isOver(at: intended) || coordinator.isClosing { return .runOver }
-                    if intended >= reconnectAt { return .plannedReconnect }
-                    if intended > .now { try await Task.sleep(until: intended, clock: .continuous) }
-                    let measured = window.isMeasured(intended)
-                    try await outbound.write(requests.buffer(sequence: device.nextSequence))
-                    if measured { tally.sent += 1 }
-                    guard let response = try await nextResponse(&lines, &device, &tally) else {
-                        // Not answered: sent again, with the same id, on the next connection.
-                        if measured { tally.sent -= 1 }
-                        return .dropped
-                    }
-                    tally.recordResponse(response, sentAt: intended, measured: measured, at: .now)
-                    coordinator.responseArrived()
-                    device.nextSequence += 1
-                }
+            } catch {
+                return ("outbox_store", [])
             }
-        } catch {
-            return .dropped
+        default:
+            do {
+                switch slot % 4 {
+                case 0: _ = try await retrying { try await client.send(Verb.Profile()) }
+                case 1: _ = try await retrying { try await client.send(Verb.Achievements()) }
+                case 2: _ = try await retrying { try await client.send(Verb.Logs(limit: 20)) }
+                default: _ = try await retrying { try await client.send(Verb.Challenges()) }
+                }
+                return (nil, [])
+            } catch let error as LaurelClientError {
+                return (error.code ?? "\(error)", [])
+            } catch {
+                return ("\(error)", [])
+            }
         }
     }
 
-    /// The next tagged line, recording pushes (and the highest `seq` seen) on the way; nil when the connection ends.
-    private func nextResponse(
-        _ lines: inout NIOAsyncChannelInboundStream<InboundFrame>.AsyncIterator, _ device: inout DeviceState, _ tally: inout ConnectionTally
-    ) async throws -> ServerLine? {
-        while let frame = try await lines.next() {
-            guard case .line(let buffer) = frame else {
-                tally.recordLineTooLong()
+    /// A read, again while a reconnect interrupts it (reads are safe to repeat).
+    private func retrying<T>(_ body: () async throws -> T) async throws -> T {
+        while true {
+            do {
+                return try await body()
+            } catch LaurelClientError.connectionLost {
                 continue
             }
-            let line = ServerLine(buffer)
-            guard line.isUntagged else { return line }
-            if let seq = line.value?["seq"]?.intValue {
-                // A push at or below the last seq seen would be a repeat: the check of exactly-once counts it.
-                if seq <= device.lastSeq { tally.repeatedPushes += 1 }
-                device.lastSeq = max(device.lastSeq, seq)
-            }
-            tally.recordUntagged(line, at: .now)
         }
-        return nil
+    }
+
+    /// The ids a LOG's answer says it unlocked.
+    private struct Unlocked: Decodable {
+        struct ID: Decodable { let id: String }
+        let unlocked: [ID]
+    }
+
+    private static func connected(_ client: LaurelClient, within timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            switch await client.status {
+            case .connected: return true
+            case .authenticationFailed, .stopped: return false
+            default: try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        return false
+    }
+
+    /// Pushes by kind, and UNLOCK pushes by achievement, until the client stops.
+    private static func countPushes(of client: LaurelClient) async -> (byKind: [String: Int], unlocks: [String: Int]) {
+        var byKind: [String: Int] = [:]
+        var unlocks: [String: Int] = [:]
+        for await push in client.pushes {
+            byKind[push.kind, default: 0] += 1
+            if push.kind == "UNLOCK", let id = push.object["id"]?.stringValue { unlocks[id, default: 0] += 1 }
+        }
+        return (byKind, unlocks)
     }
 }
 

@@ -175,7 +175,7 @@ enum RepositoryRoot {
 }
 
 /// What a child process wrote to one of its streams, filled in by a reading thread.
-private final class CollectedOutput: Sendable {
+final class CollectedOutput: Sendable {
     private let collected = Mutex("")
 
     var text: String { collected.withLock { $0 } }

@@ -94,11 +94,12 @@ import Testing
         let user = try await LaurelTestDatabase.createUser("guessed-valid")
         let address = "198.18.0.3"
         try await TestServer.run(configuration: Self.configuration) { port in
-            // Spent just now (a server slot may take a while to come): the next failure is 5 s away.
+            // Spent, and dated an hour ahead: however slow the machine, nothing refills before the AUTHs below.
             let pool = try await LaurelTestDatabase.admin()
             try await pool.withConnection { connection in
                 try connection.execute(
-                    "INSERT INTO laurel.auth_failures (source, available, spent_at) VALUES ($1::inet, 0, now())", [.text(address)])
+                    "INSERT INTO laurel.auth_failures (source, available, spent_at) VALUES ($1::inet, 0, now() + interval '1 hour')",
+                    [.text(address)])
             }
             let client = try await Self.connect(port: port, from: address, binary: false)
             let refused = try await client.request("AUTH", ["token": .string(user.token)])

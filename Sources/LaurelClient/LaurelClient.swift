@@ -163,6 +163,8 @@ public actor LaurelClient {
         if line.kind == "ERR" { throw Self.error(of: line) }
         guard line.isOK else { throw LaurelClientError.malformedAnswer(line.raw) }
         let payload = line.payload.map(String.init) ?? "{}"
+        // A raw answer keeps the server's text as it is.
+        if Answer.self == RawJSON.self, let raw = (try? RawJSON(text: payload)) as? Answer { return raw }
         do {
             return try WireCoding.decoder().decode(Answer.self, from: Data(payload.utf8))
         } catch {

@@ -42,6 +42,7 @@ public struct UserSettings: Decodable, Sendable, Equatable {
     public var vacation: Bool
     public var weeklyGoal: Int
     public var reminderWindowMinutes: Int
+    /// In protocol.md; the server does not answer it yet, so it is nil.
     public var leaderboards: Bool?
 
     enum CodingKeys: String, CodingKey {

@@ -101,7 +101,7 @@ public struct DeletedTemplate: Decodable, Sendable, Equatable {
 }
 
 /// The portable document of TEMPLATE.EXPORT and TEMPLATE.IMPORT, `{"laurel_templates": 1, "templates": [...]}`.
-/// Its activities travel by name (built-ins by id), so it can move to another account.
+/// Its activities travel by name, so it can move to another account.
 public struct TemplateDocument: Codable, Sendable, Equatable {
     /// The format's version, 1.
     public var laurelTemplates: Int

@@ -4,8 +4,9 @@ import LaurelJSON
 import LaurelProtocol
 import LaurelStore
 
-/// TEMPLATE.EXPORT and TEMPLATE.IMPORT: moving templates between accounts. Activities travel by name (built-ins by
-/// id), so an import maps them onto the importing user's own activities and says what it could not place.
+/// TEMPLATE.EXPORT and TEMPLATE.IMPORT: moving templates between accounts. Activities travel by name (protocol.md),
+/// built-ins and custom ones alike (a custom activity cannot take a built-in's name), so an import maps them onto
+/// the importing user's own activities and says what it could not place.
 enum TemplateTransferRequests {
     static func export(_ request: TemplateExportRequest, in context: RequestContext) async throws -> RequestOutcome {
         let progress = try await context.sessionProgress(now: context.now).progress
@@ -17,9 +18,8 @@ enum TemplateTransferRequests {
             templates = templates.filter { ids.contains($0.id) }
         }
         let catalog = context.catalog
-        // Built-ins by id, custom activities by name.
         let named = { (id: String) -> String in
-            catalog.activities.contains { $0.id == id } ? id : progress.customActivities.first { $0.id == id }?.name ?? id
+            catalog.activities.first { $0.id == id }?.name ?? progress.customActivities.first { $0.id == id }?.name ?? id
         }
         let portable = templates.map { template in
             PortableTemplate(

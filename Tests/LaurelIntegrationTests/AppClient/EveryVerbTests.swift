@@ -128,7 +128,7 @@ import Testing
             #expect(document.laurelTemplates == 1 && document.templates.count == 2)
             let portableRower = try #require(document.templates.first { $0.name == "Rower II" })
             #expect(portableRower.activity == rowing && portableRower.type == .volume && portableRower.tiers == tiers && portableRower.active == false)
-            #expect(document.templates.first { $0.name == "Both" }?.combo?.map(\.activity) == [rowing, "meditation"])
+            #expect(document.templates.first { $0.name == "Both" }?.combo?.map(\.activity) == [rowing, "Meditation"], "activities by name")
             let gone = try await send(Verb.DeleteTemplate(id: rower.id))
             #expect(gone.id == rower.id && gone.removedAchievements == 2)
             let ghost = PortableTemplate(name: "Ghost", activity: "no such activity", type: .volume, tiers: tiers)

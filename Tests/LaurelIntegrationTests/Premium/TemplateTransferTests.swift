@@ -4,7 +4,7 @@ import LaurelJSON
 import LaurelProtocol
 import Testing
 
-/// TEMPLATE.EXPORT and TEMPLATE.IMPORT between two accounts: activities travel by name (built-ins by id), what
+/// TEMPLATE.EXPORT and TEMPLATE.IMPORT between two accounts: activities travel by name (built-ins too), what
 /// cannot be placed is skipped with a reason, and what is created is evaluated at once.
 @Suite struct TemplateTransferTests {
     @Test func anExportImportsIntoAnotherAccountByActivityName() async throws {
@@ -27,8 +27,8 @@ import Testing
             #expect(exported["laurel_templates"] == 1)
             let entries = (exported["templates"]?.arrayValue ?? []).compactMap(\.objectValue)
             #expect(entries.map { $0["name"]?.stringValue } == ["Pull-up goals", "Squat days", "Dip streak", "Pushup bursts"])
-            #expect(entries.map { $0["activity"]?.stringValue } == ["Pull-ups", "squats", "Dips", "pushups"],
-                    "custom activities by name, built-ins by id")
+            #expect(entries.map { $0["activity"]?.stringValue } == ["Pull-ups", "Squats", "Dips", "Pushups"],
+                    "activities by name, custom and built-in alike")
             #expect(entries.map { $0["type"]?.stringValue } == ["volume", "daily", "streak", "speed"])
             #expect(entries.map { $0["active"] } == [true, true, true, false])
             #expect(entries[0]["tiers"] == Templates.tiers([25, 50]))

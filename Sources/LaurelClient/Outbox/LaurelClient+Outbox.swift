@@ -41,20 +41,13 @@ extension LaurelClient {
         var retryAfter: Duration?
         sending: while status == .connected, !Task.isCancelled, !outbox.isEmpty {
             let batch = Array(outbox.prefix(configuration.outboxWindow))
-            let results = await withTaskGroup(of: (Int, Result<ServerLine, any Error>).self) { group in
-                for (index, entry) in batch.enumerated() {
-                    group.addTask {
-                        do {
-                            return (index, .success(try await self.exchange(verb: entry.verb, argument: entry.argument)))
-                        } catch {
-                            return (index, .failure(error))
-                        }
-                    }
-                }
-                var results = [Result<ServerLine, any Error>?](repeating: nil, count: batch.count)
-                for await (index, result) in group { results[index] = result }
-                return results
+            // One task a request, started in order on this actor, so the lines leave in the outbox's order; their
+            // answers are read in the same order. (A lost connection fails every one of them at once.)
+            let requests = batch.map { entry in
+                Task { try await self.exchange(verb: entry.verb, argument: entry.argument) }
             }
+            var results: [Result<ServerLine, any Error>] = []
+            for request in requests { results.append(await request.result) }
             for (entry, result) in zip(batch, results) {
                 switch result {
                 case .success(let line) where line.isOK:
@@ -73,11 +66,9 @@ extension LaurelClient {
                     default:
                         settle(.rejected(entry, error))
                     }
-                case .failure, nil:
+                case .failure:
                     // The connection went: everything left is sent again after the reconnect.
                     break sending
-                case .some:
-                    break
                 }
             }
         }

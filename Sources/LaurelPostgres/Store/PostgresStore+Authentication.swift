@@ -15,7 +15,7 @@ extension PostgresStore {
                         RETURNING u.id, u.name
                         """, [.text(token)])
                     guard let row = rows.first else { return .unknownToken }
-                    return .authenticated(AuthenticatedUser(id: UserID(Int64(try row.int("id"))), name: try row.string("name")))
+                    return .authenticated(try Self.user(of: row))
                 }
             }
             return try await pool.transaction { connection in
@@ -42,7 +42,7 @@ extension PostgresStore {
                     let users = try connection.query(
                         "UPDATE laurel.users SET last_seen_at = now() WHERE id = $1::bigint RETURNING id, name", [.int(owner)])
                     guard let user = users.first else { return .unknownToken }
-                    return .authenticated(AuthenticatedUser(id: UserID(Int64(try user.int("id"))), name: try user.string("name")))
+                    return .authenticated(try Self.user(of: user))
                 }
                 allowance.spendFailure(at: now, limit: source.limit)
                 try connection.execute(
@@ -70,5 +70,10 @@ extension PostgresStore {
         } catch {
             throw StoreError(error)
         }
+    }
+
+    /// The user a row of `id` and `name` names.
+    private static func user(of row: PostgresRow) throws -> AuthenticatedUser {
+        AuthenticatedUser(id: UserID(Int64(try row.int("id"))), name: try row.string("name"))
     }
 }

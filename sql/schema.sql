@@ -4,6 +4,48 @@
 
 CREATE SCHEMA laurel;
 
+CREATE FUNCTION laurel.accept_invite(p_user bigint, p_code text, p_inviter bigint, p_now timestamp with time zone, p_max_friends integer, p_push_to_user json, p_push_to_inviter json) RETURNS TABLE(outcome text, user_seq bigint, inviter_seq bigint)
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    open_inviter bigint;
+    user_version bigint;
+    inviter_version bigint;
+BEGIN
+    SELECT i.inviter_id INTO open_inviter FROM laurel.invites i
+     WHERE i.code = p_code AND i.accepted_by IS NULL AND i.expires_at > p_now
+       FOR UPDATE;
+    IF open_inviter IS NULL OR open_inviter <> p_inviter THEN
+        RETURN QUERY SELECT 'not_found', NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    IF open_inviter = p_user THEN
+        RETURN QUERY SELECT 'own_code', NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    PERFORM 1 FROM laurel.progress g WHERE g.user_id IN (p_user, p_inviter) ORDER BY g.user_id FOR UPDATE;
+    IF EXISTS (SELECT 1 FROM laurel.friendships f WHERE f.user_id = p_user AND f.friend_id = p_inviter) THEN
+        RETURN QUERY SELECT 'already_friends', NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    IF (SELECT count(*) FROM laurel.friendships f WHERE f.user_id = p_user) >= p_max_friends
+       OR (SELECT count(*) FROM laurel.friendships f WHERE f.user_id = p_inviter) >= p_max_friends THEN
+        RETURN QUERY SELECT 'too_large', NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    UPDATE laurel.invites SET accepted_by = p_user, accepted_at = p_now WHERE code = p_code;
+    INSERT INTO laurel.friendships (user_id, friend_id, since) VALUES (p_user, p_inviter, p_now), (p_inviter, p_user, p_now);
+    UPDATE laurel.progress g SET last_seq = g.last_seq + 1, version = g.version + 1, updated_at = now()
+     WHERE g.user_id = p_user RETURNING g.last_seq, g.version INTO user_seq, user_version;
+    UPDATE laurel.progress g SET last_seq = g.last_seq + 1, version = g.version + 1, updated_at = now()
+     WHERE g.user_id = p_inviter RETURNING g.last_seq, g.version INTO inviter_seq, inviter_version;
+    INSERT INTO laurel.pushes (user_id, seq, kind, data, created_at)
+    VALUES (p_user, user_seq, 'FRIEND', p_push_to_user, p_now), (p_inviter, inviter_seq, 'FRIEND', p_push_to_inviter, p_now);
+    PERFORM laurel.announce_commits(ARRAY[json_build_array(p_user, user_version, user_seq),
+                                          json_build_array(p_inviter, inviter_version, inviter_seq)]);
+    RETURN QUERY SELECT 'accepted', user_seq, inviter_seq;
+END $$;
+
 CREATE FUNCTION laurel.account_document(p_user bigint) RETURNS json
     LANGUAGE sql STABLE
     AS $$
@@ -12,7 +54,8 @@ CREATE FUNCTION laurel.account_document(p_user bigint) RETURNS json
                                           'trial_used', u.trial_used) FROM laurel.users u WHERE u.id = p_user),
         'settings', coalesce((SELECT json_agg(json_build_object('changed_at', s.changed_at, 'effective_day', s.effective_day,
                      'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation, 'weekly_goal', s.weekly_goal,
-                     'reminder_window_minutes', s.reminder_window_minutes) ORDER BY s.id)
+                     'reminder_window_minutes', s.reminder_window_minutes,
+                     'leaderboards', s.leaderboards) ORDER BY s.id)
                      FROM laurel.settings s WHERE s.user_id = p_user), '[]'),
         'subscriptions', coalesce((SELECT json_agg(json_build_object('kind', s.kind, 'starts_at', s.starts_at, 'ends_at', s.ends_at,
                      'revoked_at', s.revoked_at) ORDER BY s.id) FROM laurel.subscriptions s WHERE s.user_id = p_user), '[]'),
@@ -30,6 +73,11 @@ CREATE FUNCTION laurel.account_document(p_user bigint) RETURNS json
                      'type', l.type, 'tiers', l.tiers, 'activity_name', l.activity_name, 'description', l.description,
                      'installs', l.installs, 'published_at', l.published_at, 'updated_at', l.updated_at) ORDER BY l.published_at, l.id)
                      FROM laurel.listings l WHERE l.author_id = p_user), '[]'),
+        'friends', coalesce((SELECT json_agg(json_build_object('user_id', f.friend_id::text, 'since', f.since) ORDER BY f.since, f.friend_id)
+                     FROM laurel.friendships f WHERE f.user_id = p_user), '[]'),
+        'invites', coalesce((SELECT json_agg(json_build_object('code', i.code, 'created_at', i.created_at, 'expires_at', i.expires_at,
+                     'accepted_at', i.accepted_at) ORDER BY i.created_at, i.code)
+                     FROM laurel.invites i WHERE i.inviter_id = p_user), '[]'),
         'reminders', coalesce((SELECT json_agg(json_build_object('id', r.id, 'at', r.at, 'day', r.day, 'window_minutes', r.window_minutes)
                      ORDER BY r.at, r.seq) FROM laurel.reminders r WHERE r.user_id = p_user), '[]'),
         'templates', coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'activity', t.activity_id, 'type', t.type,
@@ -207,6 +255,24 @@ BEGIN
     PERFORM laurel.announce_commits(commits);
 END $$;
 
+CREATE FUNCTION laurel.create_invite(p_user bigint, p_code text, p_now timestamp with time zone, p_expires_at timestamp with time zone, p_max_open integer) RETURNS text
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM 1 FROM laurel.progress WHERE user_id = p_user FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown user %', p_user USING ERRCODE = 'no_data_found';
+    END IF;
+    IF (SELECT count(*) FROM laurel.invites
+         WHERE inviter_id = p_user AND accepted_by IS NULL AND expires_at > p_now) >= p_max_open THEN
+        RETURN 'too_large';
+    END IF;
+    INSERT INTO laurel.invites (code, inviter_id, created_at, expires_at)
+    VALUES (p_code, p_user, p_now, p_expires_at)
+    ON CONFLICT (code) DO NOTHING;
+    RETURN CASE WHEN FOUND THEN 'created' ELSE 'taken' END;
+END $$;
+
 CREATE FUNCTION laurel.create_user(name text, time_zone text DEFAULT 'UTC'::text) RETURNS TABLE(user_id bigint, token text)
     LANGUAGE plpgsql
     AS $$
@@ -249,10 +315,24 @@ BEGIN
     DELETE FROM laurel.pushes WHERE user_id = p_user;
     DELETE FROM laurel.challenges WHERE user_id = p_user;
     DELETE FROM laurel.listings WHERE author_id = p_user;
+    DELETE FROM laurel.friendships WHERE friend_id = p_user;
+    DELETE FROM laurel.invites WHERE inviter_id = p_user OR accepted_by = p_user;
     DELETE FROM laurel.user_names WHERE name_key = (SELECT lower(u.name COLLATE "und-x-icu") FROM laurel.users u WHERE u.id = p_user);
     DELETE FROM laurel.users WHERE id = p_user;
     PERFORM laurel.announce('user_deleted', p_user);
 END $$;
+
+CREATE FUNCTION laurel.friend_figures(p_users bigint[]) RETURNS TABLE(user_id bigint, name text, level integer, xp bigint, current_streak integer, last_active_day text, streak_holds_through text, time_zone text, rest_day smallint, vacation boolean)
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT u.id, u.name, g.level, g.xp, g.current_streak, to_char(g.last_active_day, 'YYYY-MM-DD'),
+           to_char(g.streak_holds_through, 'YYYY-MM-DD'), s.time_zone, s.rest_day, s.vacation
+      FROM unnest(p_users) AS wanted(id)
+      JOIN laurel.users u ON u.id = wanted.id
+      JOIN laurel.progress g ON g.user_id = u.id
+     CROSS JOIN LATERAL (SELECT s.time_zone, s.rest_day, s.vacation FROM laurel.settings s
+                          WHERE s.user_id = u.id ORDER BY s.id DESC LIMIT 1) s;
+$$;
 
 CREATE FUNCTION laurel.grant_premium(name text, period interval DEFAULT NULL::interval) RETURNS void
     LANGUAGE plpgsql
@@ -294,6 +374,15 @@ DECLARE
 BEGIN
     INSERT INTO laurel.tokens (digest, user_id) VALUES (sha256(convert_to(token, 'UTF8')), p_user);
     RETURN token;
+END $$;
+
+CREATE FUNCTION laurel.remove_friend(p_user bigint, p_friend bigint) RETURNS boolean
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    DELETE FROM laurel.friendships
+     WHERE (user_id = p_user AND friend_id = p_friend) OR (user_id = p_friend AND friend_id = p_user);
+    RETURN FOUND;
 END $$;
 
 CREATE FUNCTION laurel.revoke_premium(name text) RETURNS void
@@ -371,7 +460,7 @@ BEGIN
                    n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
                    fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
                    at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response json,
-                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_window smallint,
+                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_window smallint, settings_leaderboards boolean,
                    settings_day date, window_minutes smallint, answered boolean,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
                    installed_listing uuid,
@@ -469,9 +558,9 @@ BEGIN
            AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
     ), new_settings AS (
         INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation, weekly_goal,
-                                     reminder_window_minutes)
+                                     reminder_window_minutes, leaderboards)
         SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal,
-               s.settings_window
+               s.settings_window, coalesce(s.settings_leaderboards, true)
           FROM stored s WHERE s.settings_zone IS NOT NULL
     ), activities AS (
         INSERT INTO laurel.custom_activities (user_id, id, name, unit, icon, created_at, deleted_at)
@@ -762,6 +851,25 @@ CREATE TABLE laurel.custom_activities (
     CONSTRAINT custom_activities_unit_check CHECK ((unit = ANY (ARRAY['reps'::text, 'seconds'::text, 'minutes'::text, 'sessions'::text, 'times'::text])))
 );
 
+CREATE TABLE laurel.friendships (
+    user_id bigint NOT NULL,
+    friend_id bigint NOT NULL,
+    since timestamp with time zone NOT NULL,
+    CONSTRAINT friendships_check CHECK ((user_id <> friend_id))
+);
+
+CREATE TABLE laurel.invites (
+    code text NOT NULL,
+    inviter_id bigint NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    accepted_by bigint,
+    accepted_at timestamp with time zone,
+    event_recorded boolean DEFAULT false NOT NULL,
+    CONSTRAINT invites_check CHECK (((accepted_by IS NULL) = (accepted_at IS NULL))),
+    CONSTRAINT invites_code_check CHECK ((code ~ '^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$'::text))
+);
+
 CREATE TABLE laurel.lesson_completions (
     user_id bigint NOT NULL,
     id text NOT NULL,
@@ -933,6 +1041,7 @@ CREATE TABLE laurel.settings (
     vacation boolean DEFAULT false NOT NULL,
     weekly_goal smallint DEFAULT 3 NOT NULL,
     reminder_window_minutes smallint DEFAULT 30 NOT NULL,
+    leaderboards boolean DEFAULT true NOT NULL,
     CONSTRAINT settings_reminder_window_minutes_check CHECK (((reminder_window_minutes >= 5) AND (reminder_window_minutes <= 240))),
     CONSTRAINT settings_rest_day_check CHECK (((rest_day >= 1) AND (rest_day <= 7))),
     CONSTRAINT settings_weekly_goal_check CHECK (((weekly_goal >= 1) AND (weekly_goal <= 7)))
@@ -1057,6 +1166,12 @@ ALTER TABLE ONLY laurel.challenges
 ALTER TABLE ONLY laurel.custom_activities
     ADD CONSTRAINT custom_activities_pkey PRIMARY KEY (user_id, id);
 
+ALTER TABLE ONLY laurel.friendships
+    ADD CONSTRAINT friendships_pkey PRIMARY KEY (user_id, friend_id);
+
+ALTER TABLE ONLY laurel.invites
+    ADD CONSTRAINT invites_pkey PRIMARY KEY (code);
+
 ALTER TABLE ONLY laurel.lesson_completions
     ADD CONSTRAINT lesson_completions_pkey PRIMARY KEY (user_id, id);
 
@@ -1119,6 +1234,10 @@ ALTER TABLE ONLY laurel.users
 
 CREATE UNIQUE INDEX custom_activities_name ON laurel.custom_activities USING btree (user_id, lower((name COLLATE "und-x-icu")));
 
+CREATE INDEX invites_event_pending ON laurel.invites USING btree (accepted_at) WHERE ((accepted_by IS NOT NULL) AND (NOT event_recorded));
+
+CREATE INDEX invites_inviter ON laurel.invites USING btree (inviter_id, expires_at) WHERE (accepted_by IS NULL);
+
 CREATE INDEX lesson_completions_user_seq ON laurel.lesson_completions USING btree (user_id, seq);
 
 CREATE INDEX listings_new ON laurel.listings USING btree (published_at DESC, id DESC);
@@ -1143,6 +1262,9 @@ CREATE INDEX users_name ON laurel.users USING btree (lower((name COLLATE "und-x-
 
 ALTER TABLE ONLY laurel.custom_activities
     ADD CONSTRAINT custom_activities_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY laurel.friendships
+    ADD CONSTRAINT friendships_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY laurel.listing_installs
     ADD CONSTRAINT listing_installs_listing_id_fkey FOREIGN KEY (listing_id) REFERENCES laurel.listings(id) ON DELETE CASCADE;

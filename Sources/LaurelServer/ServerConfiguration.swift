@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     public var webSocketPort: Int?
     /// How often achievements' rarity is read again (rules.md asks at least every 10 minutes).
     public var rarityRefreshInterval: Duration = .seconds(300)
+    /// How often an instance looks for accepted invites whose inviter's `invite` event a stop interrupted, and how old
+    /// such an acceptance must be before it is taken over (younger ones are still their own server's to finish).
+    public var interruptedInviteEventInterval: Duration = .seconds(60)
     /// Requests of any verb a connection may send a second, sustained, and at once: beyond them a request is
     /// answered `rate_limited` without running. The burst leaves room for a device's offline backlog of LOGs.
     public var connectionRequestsPerSecond: Double = 200

@@ -59,6 +59,30 @@ public protocol LaurelStore: Sendable {
     /// A page of listings, and the cursor of the next page when there is one.
     func market(_ query: MarketQuery) async throws(StoreError) -> (listings: [TemplateListing], next: String?)
 
+    /// Makes invite code `code` of `user`, open from `now` for ``InviteCode/validity``, unless the user has
+    /// ``InviteCode/maximumOpen`` open already or the code exists.
+    func createInvite(_ code: InviteCode, of user: UserID, at now: Date) async throws(StoreError) -> InviteCreation
+
+    /// `user` accepts `code` at `now`: both sides' friendship and FRIEND pushes in one transaction, announced to every
+    /// instance, unless the code is not open, is the user's own, they are friends already, or either side has
+    /// `maxFriends`. `describe` renders a FRIEND push's object: the first user as the second one sees them.
+    func acceptInvite(
+        _ code: InviteCode, by user: UserID, at now: Date, maxFriends: Int,
+        describe: @escaping @Sendable (_ friend: FriendFigures, _ since: Date) -> String
+    ) async throws(StoreError) -> InviteAcceptance
+
+    /// The user's friends, in the order the friendships began.
+    func friends(of user: UserID) async throws(StoreError) -> [Friend]
+
+    /// Ends the friendship of `user` and `friend` on both sides; false when they were not friends.
+    func removeFriend(_ friend: UserID, of user: UserID) async throws(StoreError) -> Bool
+
+    /// Accepted invites whose inviter's `invite` event is not recorded, accepted before `before`, oldest first.
+    func invitesAwaitingInviterEvent(acceptedBefore before: Date, limit: Int) async throws(StoreError) -> [AcceptedInvite]
+
+    /// Notes that the inviter's `invite` event of `code` is stored.
+    func noteInviterEventRecorded(_ code: InviteCode) async throws(StoreError)
+
     /// The rarity of each achievement of the running catalog (rules.md, "Rarity"), by id.
     func achievementRarity() async throws(StoreError) -> [String: Double]
 

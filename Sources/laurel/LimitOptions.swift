@@ -20,6 +20,8 @@ struct LimitOptions: ParsableArguments {
     var maxCustomActivities: Int?
     @Option(help: "Achievement templates per premium user, also SUBSCRIPTION's template_limit (env LAUREL_MAX_TEMPLATES; default 100).")
     var maxTemplates: Int?
+    @Option(help: "Friends per user (env LAUREL_MAX_FRIENDS; default 500).")
+    var maxFriends: Int?
     @Option(help: "How far back a log's `at` may lie (env LAUREL_BACKFILL_WINDOW; default 30d).")
     var backfillWindow: String?
     @Option(help: "Failed AUTHs one client address (an IPv6 /64) may make a second, sustained, across all instances; beyond them its AUTHs are refused unchecked (env LAUREL_AUTH_FAILURES_PER_SECOND; default 1).")
@@ -36,6 +38,7 @@ struct LimitOptions: ParsableArguments {
             "LAUREL_MAX_CUSTOM_ACTIVITIES")
         limits.templates = try notNegative(
             Setting.integer(maxTemplates, env: "LAUREL_MAX_TEMPLATES", default: limits.templates), "LAUREL_MAX_TEMPLATES")
+        limits.friends = try notNegative(Setting.integer(maxFriends, env: "LAUREL_MAX_FRIENDS", default: limits.friends), "LAUREL_MAX_FRIENDS")
         configuration.limits = limits
         configuration.connectionRequestsPerSecond = try positive(
             Setting.number(connectionRequestRate, env: "LAUREL_CONNECTION_REQUEST_RATE", default: configuration.connectionRequestsPerSecond),

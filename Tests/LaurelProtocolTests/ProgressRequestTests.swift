@@ -40,6 +40,9 @@ import Testing
         #expect(request(#"SETTINGS {"weekly_goal":7}"#) == AnyHashable(SettingsRequest(weeklyGoal: 7)))
         #expect((request(#"SETTINGS {"weekly_goal":1}"#) as? SettingsRequest)?.isReadOnly == false)
         #expect(request(#"SETTINGS {"reminder_window_minutes":240}"#) == AnyHashable(SettingsRequest(reminderWindowMinutes: 240)))
+        #expect(request(#"SETTINGS {"leaderboards":false}"#) == AnyHashable(SettingsRequest(leaderboards: false)))
+        #expect((request(#"SETTINGS {"leaderboards":true}"#) as? SettingsRequest)?.isReadOnly == false)
+        #expect(invalidField(#"SETTINGS {"leaderboards":"off"}"#) == "leaderboards")
         for bad in ["4", "241", "\"30\"", "null"] {
             #expect(invalidField("SETTINGS {\"reminder_window_minutes\":\(bad)}") == "reminder_window_minutes", "\(bad)")
         }

@@ -18,6 +18,8 @@ let argumentTypes: [String: any (RequestArguments & Hashable).Type] = [
     "ACCOUNT.DELETE": AccountDeleteRequest.self, "NOTIFICATIONS": NotificationsRequest.self,
     "TEMPLATE.PUBLISH": TemplatePublishRequest.self, "TEMPLATE.UNPUBLISH": ListingRequest.self,
     "TEMPLATE.INSTALL": TemplateInstallRequest.self, "MARKET": MarketRequest.self,
+    "INVITE.CREATE": NoArguments.self, "INVITE.ACCEPT": InviteAcceptRequest.self, "FRIENDS": NoArguments.self,
+    "FRIEND.REMOVE": FriendRemoveRequest.self,
 ]
 
 /// A parser that knows the verbs of protocol version 1.

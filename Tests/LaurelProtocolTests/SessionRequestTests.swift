@@ -1,3 +1,4 @@
+import LaurelCore
 import LaurelProtocol
 import Testing
 
@@ -13,12 +14,31 @@ import Testing
     }
 
     @Test(arguments: [
-        "PING", "QUIT", "PROFILE", "CHALLENGES", "SUBSCRIPTION", "TRIAL.START", "PRESETS", "ACCOUNT.EXPORT",
+        "PING", "QUIT", "PROFILE", "CHALLENGES", "SUBSCRIPTION", "TRIAL.START", "PRESETS", "ACCOUNT.EXPORT", "INVITE.CREATE",
+        "FRIENDS",
     ])
     func verbsWithoutFields(verb: String) {
         #expect(request(verb) == AnyHashable(NoArguments()))
         #expect(request(verb + " {}") == AnyHashable(NoArguments()))
         #expect(invalidField(verb + #" {"x":1}"#) == "x")
+    }
+
+    @Test func inviteAccept() {
+        // Typed by hand: trimmed and taken in capitals; a text that cannot be a code is an unknown code (nil).
+        #expect(request(#"INVITE.ACCEPT {"code":" abcd2345 "}"#) == AnyHashable(InviteAcceptRequest(code: InviteCode("ABCD2345"))))
+        #expect(request(#"INVITE.ACCEPT {"code":"ABCD1234"}"#) == AnyHashable(InviteAcceptRequest(code: nil)))
+        #expect(request(#"INVITE.ACCEPT {"code":"ABCD23456"}"#) == AnyHashable(InviteAcceptRequest(code: nil)))
+        #expect(invalidField("INVITE.ACCEPT") == "code")
+        #expect(invalidField(#"INVITE.ACCEPT {"code":""}"#) == "code")
+        #expect(invalidField(#"INVITE.ACCEPT {"code":12345678}"#) == "code")
+        #expect(invalidField(#"INVITE.ACCEPT {"code":"ABCD2345","x":1}"#) == "x")
+    }
+
+    @Test func friendRemove() {
+        #expect(request(#"FRIEND.REMOVE {"user_id":"42"}"#) == AnyHashable(FriendRemoveRequest(friend: UserID(42))))
+        #expect(request(#"FRIEND.REMOVE {"user_id":"ada"}"#) == AnyHashable(FriendRemoveRequest(friend: nil)))
+        #expect(invalidField("FRIEND.REMOVE") == "user_id")
+        #expect(invalidField(#"FRIEND.REMOVE {"user_id":42}"#) == "user_id")
     }
 
     @Test func accountDelete() {

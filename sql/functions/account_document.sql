@@ -7,7 +7,8 @@ LANGUAGE sql STABLE AS $$
                                           'trial_used', u.trial_used) FROM laurel.users u WHERE u.id = p_user),
         'settings', coalesce((SELECT json_agg(json_build_object('changed_at', s.changed_at, 'effective_day', s.effective_day,
                      'time_zone', s.time_zone, 'rest_day', s.rest_day, 'vacation', s.vacation, 'weekly_goal', s.weekly_goal,
-                     'reminder_window_minutes', s.reminder_window_minutes) ORDER BY s.id)
+                     'reminder_window_minutes', s.reminder_window_minutes,
+                     'leaderboards', s.leaderboards) ORDER BY s.id)
                      FROM laurel.settings s WHERE s.user_id = p_user), '[]'),
         'subscriptions', coalesce((SELECT json_agg(json_build_object('kind', s.kind, 'starts_at', s.starts_at, 'ends_at', s.ends_at,
                      'revoked_at', s.revoked_at) ORDER BY s.id) FROM laurel.subscriptions s WHERE s.user_id = p_user), '[]'),
@@ -25,6 +26,11 @@ LANGUAGE sql STABLE AS $$
                      'type', l.type, 'tiers', l.tiers, 'activity_name', l.activity_name, 'description', l.description,
                      'installs', l.installs, 'published_at', l.published_at, 'updated_at', l.updated_at) ORDER BY l.published_at, l.id)
                      FROM laurel.listings l WHERE l.author_id = p_user), '[]'),
+        'friends', coalesce((SELECT json_agg(json_build_object('user_id', f.friend_id::text, 'since', f.since) ORDER BY f.since, f.friend_id)
+                     FROM laurel.friendships f WHERE f.user_id = p_user), '[]'),
+        'invites', coalesce((SELECT json_agg(json_build_object('code', i.code, 'created_at', i.created_at, 'expires_at', i.expires_at,
+                     'accepted_at', i.accepted_at) ORDER BY i.created_at, i.code)
+                     FROM laurel.invites i WHERE i.inviter_id = p_user), '[]'),
         'reminders', coalesce((SELECT json_agg(json_build_object('id', r.id, 'at', r.at, 'day', r.day, 'window_minutes', r.window_minutes)
                      ORDER BY r.at, r.seq) FROM laurel.reminders r WHERE r.user_id = p_user), '[]'),
         'templates', coalesce((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'activity', t.activity_id, 'type', t.type,

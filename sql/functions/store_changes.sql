@@ -45,7 +45,7 @@ BEGIN
                    n integer, user_id bigint, version bigint, reloads boolean, rebuilt boolean,
                    fact_kind text, fact_id text, activity text, amount integer, lesson text, category text, event text,
                    at_us bigint, day date, local_hour smallint, note text, requested_us bigint, response json,
-                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_window smallint,
+                   deleted_log text, settings_zone text, settings_rest smallint, settings_vacation boolean, settings_goal smallint, settings_window smallint, settings_leaderboards boolean,
                    settings_day date, window_minutes smallint, answered boolean,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
                    installed_listing uuid,
@@ -143,9 +143,9 @@ BEGIN
            AND l.user_id = s.user_id AND l.id = s.deleted_log AND l.deleted_at IS NULL
     ), new_settings AS (
         INSERT INTO laurel.settings (user_id, changed_at, effective_day, time_zone, rest_day, vacation, weekly_goal,
-                                     reminder_window_minutes)
+                                     reminder_window_minutes, leaderboards)
         SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal,
-               s.settings_window
+               s.settings_window, coalesce(s.settings_leaderboards, true)
           FROM stored s WHERE s.settings_zone IS NOT NULL
     ), activities AS (
         INSERT INTO laurel.custom_activities (user_id, id, name, unit, icon, created_at, deleted_at)

@@ -42,8 +42,8 @@ public struct UserSettings: Decodable, Sendable, Equatable {
     public var vacation: Bool
     public var weeklyGoal: Int
     public var reminderWindowMinutes: Int
-    /// In protocol.md; the server does not answer it yet, so it is nil.
-    public var leaderboards: Bool?
+    /// Listed on global leaderboards (friends' boards list friends either way).
+    public var leaderboards: Bool
 
     enum CodingKeys: String, CodingKey {
         case vacation, leaderboards

@@ -20,6 +20,7 @@ public struct Push: Sendable, Equatable {
         case "STREAK": return (try? decoder.decode(StreakChange.self, from: data)).map(Content.streak) ?? .other
         case "CHALLENGE": return (try? decoder.decode(Challenge.self, from: data)).map(Content.challenge) ?? .other
         case "GOAL": return (try? decoder.decode(GoalMet.self, from: data)).map(Content.goal) ?? .other
+        case "FRIEND": return (try? decoder.decode(Friend.self, from: data)).map(Content.friend) ?? .other
         default: return .other
         }
     }
@@ -31,6 +32,8 @@ public struct Push: Sendable, Equatable {
         case streak(StreakChange)
         case challenge(Challenge)
         case goal(GoalMet)
+        /// A friendship began: the other user.
+        case friend(Friend)
         /// A kind without a typed form here: read `object`.
         case other
     }

@@ -14,6 +14,7 @@ public enum Verb {
             Presets.self, Templates.self, CreateTemplate.self, CreateTemplateForEachActivity.self, UpdateTemplate.self,
             DeleteTemplate.self, ExportTemplates.self, ImportTemplates.self,
             PublishTemplate.self, UnpublishTemplate.self, InstallTemplate.self, Market.self,
+            CreateInvite.self, AcceptInvite.self, Friends.self, RemoveFriend.self,
             ExportAccount.self, DeleteAccount.self,
         ]
     }
@@ -181,7 +182,7 @@ public enum Verb {
         public var vacation: Bool?
         public var weeklyGoal: Int?
         public var reminderWindowMinutes: Int?
-        /// In protocol.md, not yet taken by the server, which refuses it as an unknown field (`invalid_argument`).
+        /// False hides the user from global leaderboards.
         public var leaderboards: Bool?
 
         typealias CodingKeys = UserSettings.CodingKeys

@@ -11,6 +11,7 @@ extension ChangeDecider {
         if let vacation = change.vacation { next.vacation = vacation }
         if let goal = change.weeklyGoal { next.weeklyGoal = goal }
         if let window = change.reminderWindowMinutes { next.reminderWindowMinutes = window }
+        if let listed = change.leaderboards { next.leaderboards = listed }
         guard next != progress.settings else { return .settings(next) }
         let zone = TimeZone(identifier: next.timeZone) ?? .gmt
         let effective = LocalDay(of: now, in: zone)

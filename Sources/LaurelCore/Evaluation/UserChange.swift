@@ -88,15 +88,19 @@ public struct SettingsChange: Sendable, Hashable {
     public var weeklyGoal: Int?
     /// Minutes after a reminder in which a log answers it, 5 to 240.
     public var reminderWindowMinutes: Int?
+    /// Listed on global leaderboards or not.
+    public var leaderboards: Bool?
 
     public init(
-        timeZone: String? = nil, restDay: Weekday?? = nil, vacation: Bool? = nil, weeklyGoal: Int? = nil, reminderWindowMinutes: Int? = nil
+        timeZone: String? = nil, restDay: Weekday?? = nil, vacation: Bool? = nil, weeklyGoal: Int? = nil, reminderWindowMinutes: Int? = nil,
+        leaderboards: Bool? = nil
     ) {
         self.timeZone = timeZone
         self.restDay = restDay
         self.vacation = vacation
         self.weeklyGoal = weeklyGoal
         self.reminderWindowMinutes = reminderWindowMinutes
+        self.leaderboards = leaderboards
     }
 }
 

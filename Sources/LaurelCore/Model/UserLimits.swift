@@ -5,12 +5,15 @@ public struct UserLimits: Sendable, Equatable {
     /// Sustained logs per second (token bucket refill rate) and the burst a syncing device may send at once.
     public var logsPerSecond: Double
     public var logBurst: Int
+    /// Friends a user may have; accepting an invite when either side has this many is `too_large`.
+    public var friends: Int
 
-    public init(customActivities: Int = 200, templates: Int = 100, logsPerSecond: Double = 50, logBurst: Int = 1000) {
+    public init(customActivities: Int = 200, templates: Int = 100, logsPerSecond: Double = 50, logBurst: Int = 1000, friends: Int = 500) {
         self.customActivities = customActivities
         self.templates = templates
         self.logsPerSecond = logsPerSecond
         self.logBurst = logBurst
+        self.friends = friends
     }
 
     /// How long the allowance takes to refill by one log, rounded up to whole milliseconds.

@@ -19,15 +19,18 @@ public struct UserSettings: Sendable, Equatable {
     public var weeklyGoal: Int
     /// Minutes after a reminder in which a log answers it.
     public var reminderWindowMinutes: Int
+    /// Whether the user is listed on global leaderboards (friends' boards list friends either way).
+    public var leaderboards: Bool
 
     public init(
         timeZone: String, restDay: Weekday? = nil, vacation: Bool = false, weeklyGoal: Int = UserSettings.defaultWeeklyGoal,
-        reminderWindowMinutes: Int = UserSettings.defaultReminderWindow
+        reminderWindowMinutes: Int = UserSettings.defaultReminderWindow, leaderboards: Bool = true
     ) {
         self.timeZone = timeZone
         self.restDay = restDay
         self.vacation = vacation
         self.weeklyGoal = weeklyGoal
         self.reminderWindowMinutes = reminderWindowMinutes
+        self.leaderboards = leaderboards
     }
 }

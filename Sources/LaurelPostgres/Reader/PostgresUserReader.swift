@@ -59,7 +59,8 @@ struct PostgresUserReader: UserReader {
         var current: UserSettings?
         for row in try connection.query(
             """
-            SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, time_zone, rest_day, vacation, weekly_goal, reminder_window_minutes
+            SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, time_zone, rest_day, vacation, weekly_goal, reminder_window_minutes,
+                   leaderboards
               FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id
             """, [userParameter])
         {
@@ -67,7 +68,7 @@ struct PostgresUserReader: UserReader {
             let settings = UserSettings(
                 timeZone: try row.string("time_zone"), restDay: try row.optionalInt("rest_day").flatMap(Weekday.init(rawValue:)),
                 vacation: try row.bool("vacation"), weeklyGoal: try row.int("weekly_goal"),
-                reminderWindowMinutes: try row.int("reminder_window_minutes"))
+                reminderWindowMinutes: try row.int("reminder_window_minutes"), leaderboards: try row.bool("leaderboards"))
             history.setRestDay(settings.restDay, from: day)
             history.setVacation(settings.vacation, from: day)
             history.setWeeklyGoal(settings.weeklyGoal, from: day)

@@ -40,6 +40,7 @@ enum UserCommitBatch {
             json.field("settings_vacation", change.0.vacation)
             json.field("settings_goal", change.0.weeklyGoal)
             json.field("settings_window", change.0.reminderWindowMinutes)
+            json.field("settings_leaderboards", change.0.leaderboards)
             json.field("settings_day", change.effective.description)
         }
         if let activity = writes.activity {

@@ -52,7 +52,8 @@ public struct AchievementRequest: RequestArguments, Hashable {
     }
 }
 
-/// `SETTINGS {"time_zone"?, "rest_day"?, "vacation"?, "weekly_goal"?, "reminder_window_minutes"?}`: read the settings,
+/// `SETTINGS {"time_zone"?, "rest_day"?, "vacation"?, "weekly_goal"?, "reminder_window_minutes"?,
+/// "leaderboards"?}`: read the settings,
 /// changing the fields given.
 public struct SettingsRequest: RequestArguments, Hashable {
     /// A new IANA time zone, 1 to 64 characters; whether the zone exists is checked later.
@@ -65,30 +66,36 @@ public struct SettingsRequest: RequestArguments, Hashable {
     public var weeklyGoal: Int?
     /// Minutes after a reminder in which a log answers it, 5 to 240.
     public var reminderWindowMinutes: Int?
+    /// Be listed on global leaderboards or not.
+    public var leaderboards: Bool?
 
     public init(
         timeZone: String? = nil, restDay: SettingChange<Weekday> = .keep, vacation: Bool? = nil, weeklyGoal: Int? = nil,
-        reminderWindowMinutes: Int? = nil
+        reminderWindowMinutes: Int? = nil, leaderboards: Bool? = nil
     ) {
         self.timeZone = timeZone
         self.restDay = restDay
         self.vacation = vacation
         self.weeklyGoal = weeklyGoal
         self.reminderWindowMinutes = reminderWindowMinutes
+        self.leaderboards = leaderboards
     }
 
     /// Whether the request changes nothing and only reads the settings.
     public var isReadOnly: Bool {
         timeZone == nil && restDay == .keep && vacation == nil && weeklyGoal == nil && reminderWindowMinutes == nil
+            && leaderboards == nil
     }
 
     public init(argument: JSONObject?) throws(ProtocolError) {
-        let fields = try ArgumentReader(argument, fields: ["time_zone", "rest_day", "vacation", "weekly_goal", "reminder_window_minutes"])
+        let fields = try ArgumentReader(argument, fields: ["time_zone", "rest_day", "vacation", "weekly_goal", "reminder_window_minutes",
+                                                          "leaderboards"])
         timeZone = try fields.string("time_zone", .timeZone)
         restDay = try fields.nullableWeekday("rest_day")
         vacation = try fields.bool("vacation")
         weeklyGoal = try fields.integer("weekly_goal", in: UserSettings.weeklyGoals)
         reminderWindowMinutes = try fields.integer("reminder_window_minutes", in: UserSettings.reminderWindows)
+        leaderboards = try fields.bool("leaderboards")
     }
 }
 

@@ -33,6 +33,8 @@ struct TextRule: Sendable {
     /// An IANA time zone name; the longest in use are about 30 characters. Whether the zone exists is checked later.
     static let timeZone = TextRule(
         trimsWhitespace: false, length: 1...64, description: "a time zone name of 1 to 64 characters")
+    /// An invite code as a user typed it: whether it is one is checked later (an impossible code is merely unknown).
+    static let inviteCode = TextRule(trimsWhitespace: true, length: 1...64, description: "an invite code of 1 to 64 characters")
     /// The user's name typed to confirm ACCOUNT.DELETE; compared exactly, so not trimmed.
     static let confirmation = TextRule(trimsWhitespace: false, length: 1...128, description: "the user name")
 

@@ -81,6 +81,7 @@ public final class LaurelServer: Service, Sendable {
         try await withThrowingTaskGroup(of: Void.self) { background in
             background.addTask { await self.followStoreEvents() }
             background.addTask { await self.refreshRarity() }
+            background.addTask { await self.finishInterruptedInviterEvents() }
             if let limit = configuration.failedAuthLimit {
                 background.addTask { await self.forgetWholeAuthAllowances(limit: limit) }
             }
@@ -181,6 +182,18 @@ public final class LaurelServer: Service, Sendable {
                 try await services.store.forgetWholeAuthAllowances(at: services.configuration.clock.now, limit: limit)
             } catch {
                 services.logger.warning("could not forget whole AUTH allowances", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Now and then (`interruptedInviteEventInterval`), records the inviter's `invite` event of acceptances whose
+    /// server stopped before recording it.
+    private func finishInterruptedInviterEvents() async {
+        while (try? await Task.sleep(for: services.configuration.interruptedInviteEventInterval)) != nil {
+            do {
+                try await InviterEvent(services: services).finishInterrupted(at: services.configuration.clock.now)
+            } catch {
+                services.logger.warning("could not look for interrupted invite events", metadata: ["error": "\(error)"])
             }
         }
     }

@@ -57,7 +57,7 @@ enum SettingsRendering {
         [
             "time_zone": .string(settings.timeZone), "rest_day": settings.restDay.map { .string($0.name) } ?? .null,
             "vacation": .bool(settings.vacation), "weekly_goal": .int(settings.weeklyGoal),
-            "reminder_window_minutes": .int(settings.reminderWindowMinutes),
+            "reminder_window_minutes": .int(settings.reminderWindowMinutes), "leaderboards": .bool(settings.leaderboards),
         ]
     }
 }

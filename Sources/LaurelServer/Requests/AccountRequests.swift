@@ -18,7 +18,7 @@ enum AccountRequests {
         if case .set(let day) = change.restDay { restDay = .some(day) }
         let performed = try await context.write(.changeSettings(SettingsChange(
             timeZone: change.timeZone, restDay: restDay, vacation: change.vacation, weeklyGoal: change.weeklyGoal,
-            reminderWindowMinutes: change.reminderWindowMinutes)), now: now)
+            reminderWindowMinutes: change.reminderWindowMinutes, leaderboards: change.leaderboards)), now: now)
         guard case .settings(let settings) = performed.decision.outcome else { throw ProtocolError.internal() }
         return RequestOutcome(SettingsRendering.json(settings), pushes: performed.pushes)
     }
@@ -72,11 +72,12 @@ enum AccountRequests {
         // This connection leaves the registry first, so the deletion's announcement (which closes the user's
         // connections) cannot overtake the answer here: it gets its OK, then one BYE.
         let registry = context.services.registry
-        registry.detach(context.lineWriter.id, from: context.user.id)
+        guard let lineWriter = context.lineWriter else { throw ProtocolError.internal("ACCOUNT.DELETE without its connection") }
+        registry.detach(lineWriter.id, from: context.user.id)
         do {
             try await context.store.deleteAccount(of: context.user.id)
         } catch {
-            _ = registry.attach(context.lineWriter, to: context.user)
+            _ = registry.attach(lineWriter, to: context.user)
             throw error
         }
         context.session.progress.forget()

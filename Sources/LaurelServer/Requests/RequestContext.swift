@@ -35,8 +35,9 @@ final class ServerResources: Sendable {
 /// An authenticated request: who asks, the session that serialises the user's writes, and the services.
 struct RequestContext: Sendable {
     let user: AuthenticatedUser
-    /// The connection the request came on.
-    let lineWriter: ConnectionLineWriter
+    /// The connection the request came on; nil for a write the server makes for a user itself (an inviter's `invite`
+    /// event).
+    let lineWriter: ConnectionLineWriter?
     let session: UserSession
     let services: ServerResources
 

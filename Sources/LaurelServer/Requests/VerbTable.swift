@@ -44,6 +44,11 @@ enum VerbTable {
         .user("TEMPLATE.INSTALL", TemplateInstallRequest.self, .writes, MarketplaceRequests.install),
         .user("MARKET", MarketRequest.self, .reads, MarketplaceRequests.market),
 
+        .user("INVITE.CREATE", .writes, FriendRequests.createInvite),
+        .user("INVITE.ACCEPT", InviteAcceptRequest.self, .writes, FriendRequests.acceptInvite),
+        .user("FRIENDS", .reads, FriendRequests.friends),
+        .user("FRIEND.REMOVE", FriendRemoveRequest.self, .writes, FriendRequests.removeFriend),
+
         .user("ACCOUNT.EXPORT", .reads, AccountRequests.export),
         .user("ACCOUNT.DELETE", AccountDeleteRequest.self, .writes, AccountRequests.delete),
     ]

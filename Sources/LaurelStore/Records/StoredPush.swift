@@ -41,5 +41,6 @@ public enum PushKind: String, Sendable {
     case streak = "STREAK"
     case challenge = "CHALLENGE"
     case goal = "GOAL"
+    case friend = "FRIEND"
     case subscription = "SUBSCRIPTION"
 }

@@ -47,8 +47,8 @@ import Testing
             #expect(abs(ping.time.timeIntervalSinceNow) < 60)
             let profile = try await send(Verb.Profile())
             #expect(profile.user == owner.name && profile.level == 1 && profile.totals.logs == 0)
-            let settings = try await send(Verb.Settings(weeklyGoal: 4))
-            #expect(settings.weeklyGoal == 4 && settings.timeZone == "UTC" && settings.restDay == nil)
+            let settings = try await send(Verb.Settings(weeklyGoal: 4, leaderboards: false))
+            #expect(settings.weeklyGoal == 4 && settings.timeZone == "UTC" && settings.restDay == nil && !settings.leaderboards)
 
             // Activities: the catalog's and one of the user's own, deleted and restored.
             let builtins = try await send(Verb.Activities())
@@ -160,6 +160,16 @@ import Testing
             #expect(try await send(Verb.Market(activity: rowing)).listings.first?.installs == 1)
             _ = try await send(Verb.UnpublishTemplate(listingID: listing.listingID))
             #expect(try await send(Verb.Market(activity: rowing)).listings.isEmpty)
+
+            // Friends: the installer accepts the owner's code; each sees the other; the owner ends it.
+            let invite = try await send(Verb.CreateInvite())
+            #expect(invite.code.count == 8 && invite.expiresAt > Date())
+            let accepted = try await otherSend(Verb.AcceptInvite(code: invite.code))
+            #expect(accepted.friend.user == owner.name && accepted.friend.level >= 1)
+            let friends = try await send(Verb.Friends())
+            #expect(friends.friends.map(\.user) == [installer.name])
+            _ = try await send(Verb.RemoveFriend(userID: friends.friends[0].userID))
+            #expect(try await otherSend(Verb.Friends()).friends.isEmpty)
 
             // Stored pushes, the account as a whole.
             let notifications = try await send(Verb.Notifications(after: 0))

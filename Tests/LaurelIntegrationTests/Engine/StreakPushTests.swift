@@ -82,7 +82,7 @@ import Testing
 
             let weekday = TestClock.today().weekday.name
             let settings = Engine.ok(try await client.request("SETTINGS", ["rest_day": .string(weekday)]))
-            #expect(settings == ["time_zone": "UTC", "rest_day": .string(weekday), "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30])
+            #expect(settings == ["time_zone": "UTC", "rest_day": .string(weekday), "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30, "leaderboards": true])
             var streak = Engine.ok(try await client.request("PROFILE"))["streak"]
             #expect(streak?["at_risk"] == false, "today is the rest day")
             #expect(streak?["current"]?.intValue == 1)
@@ -96,7 +96,7 @@ import Testing
             streak = Engine.ok(try await client.request("PROFILE"))["streak"]
             #expect(streak?["at_risk"] == false, "today is a vacation day")
             #expect(streak?["current"]?.intValue == 1)
-            #expect(Engine.ok(try await client.request("SETTINGS")) == ["time_zone": "UTC", "rest_day": nil, "vacation": true, "weekly_goal": 3, "reminder_window_minutes": 30])
+            #expect(Engine.ok(try await client.request("SETTINGS")) == ["time_zone": "UTC", "rest_day": nil, "vacation": true, "weekly_goal": 3, "reminder_window_minutes": 30, "leaderboards": true])
 
             // Settings changes are not streak changes worth a push.
             try await client.settle()

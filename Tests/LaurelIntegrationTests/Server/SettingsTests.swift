@@ -14,17 +14,17 @@ import Testing
         try await TestServer.run { port in
             let client = try await LineClient.authenticated(port: port, token: user.token)
             let initial = try await client.request("SETTINGS")
-            #expect(initial.okObject == ["time_zone": "UTC", "rest_day": .null, "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30])
+            #expect(initial.okObject == ["time_zone": "UTC", "rest_day": .null, "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30, "leaderboards": true])
             #expect(try await client.request("SETTINGS", [:]).okObject == initial.okObject, "an empty object only reads")
 
             let zone = try await client.request("SETTINGS", ["time_zone": "America/New_York"])
-            #expect(zone.okObject == ["time_zone": "America/New_York", "rest_day": .null, "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30])
+            #expect(zone.okObject == ["time_zone": "America/New_York", "rest_day": .null, "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30, "leaderboards": true])
             let rest = try await client.request("SETTINGS", ["rest_day": "sunday"])
-            #expect(rest.okObject == ["time_zone": "America/New_York", "rest_day": "sunday", "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30])
+            #expect(rest.okObject == ["time_zone": "America/New_York", "rest_day": "sunday", "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30, "leaderboards": true])
             let vacation = try await client.request("SETTINGS", ["vacation": true, "time_zone": "Asia/Tokyo"])
-            #expect(vacation.okObject == ["time_zone": "Asia/Tokyo", "rest_day": "sunday", "vacation": true, "weekly_goal": 3, "reminder_window_minutes": 30])
+            #expect(vacation.okObject == ["time_zone": "Asia/Tokyo", "rest_day": "sunday", "vacation": true, "weekly_goal": 3, "reminder_window_minutes": 30, "leaderboards": true])
             let cleared = try await client.request("SETTINGS", ["rest_day": .null, "vacation": false])
-            #expect(cleared.okObject == ["time_zone": "Asia/Tokyo", "rest_day": .null, "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30])
+            #expect(cleared.okObject == ["time_zone": "Asia/Tokyo", "rest_day": .null, "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30, "leaderboards": true])
             #expect(try await client.request("SETTINGS").okObject == cleared.okObject)
 
             // Another connection sees the change, AUTH included.
@@ -64,7 +64,7 @@ import Testing
                             because: "an unknown field"),
                 ],
                 storedRows: { try await Self.settingsRows(user) })
-            #expect(try await client.request("SETTINGS").okObject == ["time_zone": "UTC", "rest_day": .null, "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30])
+            #expect(try await client.request("SETTINGS").okObject == ["time_zone": "UTC", "rest_day": .null, "vacation": false, "weekly_goal": 3, "reminder_window_minutes": 30, "leaderboards": true])
         }
     }
 }

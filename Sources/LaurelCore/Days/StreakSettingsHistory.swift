@@ -1,3 +1,5 @@
+import Foundation
+
 /// One change of a setting with history: from `effective` on (inclusive) the setting has `value`, until a
 /// later change.
 public struct DatedSetting<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
@@ -10,8 +12,21 @@ public struct DatedSetting<Value: Hashable & Sendable & Codable>: Hashable, Send
     }
 }
 
+/// One time zone change: from `changedAt` on, the user's local days are those of `zone` (an IANA name).
+public struct ZoneChange: Hashable, Sendable, Codable {
+    public var changedAt: Date
+    public var zone: String
+
+    public init(changedAt: Date, zone: String) {
+        self.changedAt = changedAt
+        self.zone = zone
+    }
+}
+
 /// The history of the settings that shape the streak walks: the weekly rest day, vacation, the weekly goal and the
-/// reminder window. A day is judged by the settings in force on that day, so a change never rewrites earlier days.
+/// reminder window; and of the time zone, by the instant of each change (an unlock's or a completed challenge's
+/// local day on the boards is the one of the zone in force at that instant). A day is judged by the settings in force
+/// on that day, so a change never rewrites earlier days.
 /// Before the first change there is no rest day, no vacation and the default goal and window; when several changes
 /// share a day the last one wins.
 public struct StreakSettingsHistory: Hashable, Sendable, Codable {
@@ -19,6 +34,7 @@ public struct StreakSettingsHistory: Hashable, Sendable, Codable {
     public private(set) var vacationChanges: [DatedSetting<Bool>]
     public private(set) var weeklyGoalChanges: [DatedSetting<Int>] = []
     public private(set) var reminderWindowChanges: [DatedSetting<Int>] = []
+    public private(set) var zoneChanges: [ZoneChange] = []
 
     /// - Parameters:
     ///   - restDayChanges: rest-day changes in the order they were made (sorted here by day, stably).
@@ -56,6 +72,20 @@ public struct StreakSettingsHistory: Hashable, Sendable, Codable {
     /// The reminder window in force on `day`, in minutes.
     public func reminderWindow(on day: LocalDay) -> Int {
         StreakSettingsHistory.value(on: day, in: reminderWindowChanges) ?? UserSettings.defaultReminderWindow
+    }
+
+    /// Records the zone in force from `instant` on.
+    public mutating func setZone(_ zone: String, from instant: Date) {
+        let index = zoneChanges.firstIndex { $0.changedAt > instant } ?? zoneChanges.count
+        zoneChanges.insert(ZoneChange(changedAt: instant, zone: zone), at: index)
+    }
+
+    /// The local day of `instant` in the zone in force then: the latest change strictly before it, else the first
+    /// zone the user had (`fallback` when no zone was ever recorded). Strictly: a change never moves an instant that
+    /// was already decided, even one decided at the same millisecond, so a day once given stays the day.
+    public func localDay(of instant: Date, fallback: TimeZone) -> LocalDay {
+        let change = zoneChanges.last { $0.changedAt < instant } ?? zoneChanges.first
+        return LocalDay(of: instant, in: change.flatMap { TimeZone(identifier: $0.zone) } ?? fallback)
     }
 
     /// The rest day in force on `day`.

@@ -21,6 +21,7 @@ extension ChangeDecider {
         progress.settingsHistory.setVacation(next.vacation, from: effective)
         progress.settingsHistory.setWeeklyGoal(next.weeklyGoal, from: effective)
         progress.settingsHistory.setReminderWindow(next.reminderWindowMinutes, from: effective)
+        if change.timeZone != nil { progress.settingsHistory.setZone(next.timeZone, from: now) }
         if !progress.accumulator.acceptsSettingsChange(effective: effective) { try rebuild() }
         // A vacation from today skips today's reminders, walked already or not.
         progress.accumulator.walkRemindersAgain(settings: progress.settingsHistory)

@@ -115,6 +115,8 @@ public struct ProgressWrites: Sendable {
     public var figures: ProgressFigures?
     /// The log allowance after the change, when a new fact spent from it.
     public var allowance: LogAllowance?
+    /// How the change moves the user's board scores (``ScoreChanges``), stored with it.
+    public var scores = ScoreChanges()
     /// The running state was recomputed, not updated: a snapshot of it is to be stored with the commit.
     public var rebuilt = false
     /// The change is more than new facts, unlocks and challenges: sessions holding an earlier version load the

@@ -21,7 +21,9 @@ public struct ProgressEvaluator: Sendable {
         var decider = ChangeDecider(evaluator: self, progress: progress, pieces: pieces, now: now)
         do throws(Undecided) {
             let outcome = try decider.decide(change)
-            return .decided(decider.decision(outcome))
+            var decision = decider.decision(outcome)
+            decision.writes.scores = ScoreChanges(of: decision, before: progress, builtInActivities: rules.builtInActivityIDs)
+            return .decided(decision)
         } catch {
             switch error {
             case .needs(let pieces): return .needs(pieces)

@@ -10,12 +10,15 @@ public final class Rulebook: Sendable {
     public let catalogAchievements: UserAchievements
     public let limits: UserLimits
     public let logTimes: LogTimePolicy
+    /// The catalog's activity ids: the activities with boards of their own.
+    public let builtInActivityIDs: Set<String>
 
     public init(catalog: Catalog, limits: UserLimits = UserLimits(), logTimes: LogTimePolicy = LogTimePolicy()) {
         self.catalog = catalog
         self.catalogAchievements = UserAchievements(catalog: catalog, templates: [], activities: [])
         self.limits = limits
         self.logTimes = logTimes
+        self.builtInActivityIDs = Set(catalog.activities.map(\.id))
     }
 
     /// The achievements of a user with these templates, custom activities (deleted ones included) and unlocks, on the

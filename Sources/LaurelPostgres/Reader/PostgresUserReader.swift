@@ -59,7 +59,7 @@ struct PostgresUserReader: UserReader {
         var current: UserSettings?
         for row in try connection.query(
             """
-            SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, time_zone, rest_day, vacation, weekly_goal, reminder_window_minutes,
+            SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, \(PostgresTimestamp.column("changed_at", as: "changed_us")), time_zone, rest_day, vacation, weekly_goal, reminder_window_minutes,
                    leaderboards
               FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id
             """, [userParameter])
@@ -73,6 +73,7 @@ struct PostgresUserReader: UserReader {
             history.setVacation(settings.vacation, from: day)
             history.setWeeklyGoal(settings.weeklyGoal, from: day)
             history.setReminderWindow(settings.reminderWindowMinutes, from: day)
+            history.setZone(settings.timeZone, from: PostgresTimestamp.date(microseconds: try row.int("changed_us")))
             current = settings
         }
         guard let current else { throw StoreError.unknownUser }

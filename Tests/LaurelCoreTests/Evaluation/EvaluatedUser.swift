@@ -22,6 +22,8 @@ struct EvaluatedUser {
     var storedFigures = ProgressFigures()
     var storedUnlocks: [String: Date] = [:]
     var storedAllowance = LogAllowance()
+    /// The board scores the decisions' ``ScoreChanges`` add up to, as the store would keep them.
+    var boardScores: [BoardKey: Int] = [:]
     /// Every event pushed, in order.
     var events: [ProgressEvent] = []
     /// The pieces the decisions asked for, by kind of change.
@@ -38,6 +40,7 @@ struct EvaluatedUser {
         let zoneValue = TimeZone(identifier: zone)!
         history.setRestDay(nil, from: LocalDay(of: now, in: zoneValue))
         history.setVacation(false, from: LocalDay(of: now, in: zoneValue))
+        history.setZone(zone, from: now)
         progress = UserProgress(
             settings: settings, settingsHistory: history,
             subscription: SubscriptionState(status: premium ? .active : .free, endsAt: nil, trialUsed: false), customActivities: [],
@@ -95,6 +98,10 @@ struct EvaluatedUser {
     /// Keeps what a decision writes, as the store would.
     private mutating func keep(_ decision: Decision) {
         let writes = decision.writes
+        for (key, delta) in writes.scores.deltas {
+            let score = boardScores[key, default: 0] + delta
+            boardScores[key] = score == 0 ? nil : score
+        }
         events += decision.events
         if let fact = writes.fact {
             storedFacts[.init(fact.kind, fact.id)] = StoredFact(content: Self.content(of: fact), requestedAt: fact.requestedAt, answer: "{\"duplicate\":false}")
@@ -161,6 +168,15 @@ struct EvaluatedUser {
         let accumulator = ProgressAccumulator(rebuildingFrom: facts, settings: progress.settingsHistory, speedWindows: [])
         let challengeXP = challenges.values.joined().filter { $0.completedAt != nil }.reduce(0) { $0 + $1.choice.xp }
         return accumulator.baseXP + ExperienceFormula.perAchievement * progress.achievements.unlocksWorthXP(storedUnlocks.keys).count + challengeXP
+    }
+
+    /// Every board score recomputed from what is kept (``BoardScores``).
+    func recomputedBoardScores() -> [BoardKey: Int] {
+        let worth = progress.achievements.unlocksWorthXP(storedUnlocks.keys)
+        let completed = challenges.values.joined().compactMap { stored in stored.completedAt.map { (at: $0, xp: stored.choice.xp) } }
+        return BoardScores.recompute(
+            facts: facts, unlocks: storedUnlocks.filter { worth.contains($0.key) }.map(\.value), completedChallenges: completed,
+            settings: progress.settingsHistory, zone: progress.zone, builtInActivities: Set(rules.catalog.activities.map(\.id)))
     }
 
     /// A LOG of `amount` of `activity`, `daysBack` days before now (at the same time of day), with an id.

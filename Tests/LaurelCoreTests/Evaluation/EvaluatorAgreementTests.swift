@@ -6,8 +6,9 @@ import Testing
 /// Random histories played change by change through the one evaluator — logs of today and backfilled ones, deleted
 /// logs, events, reminders, settings changes (rest days, vacations, weekly goals, zone moves), custom activities,
 /// templates (speed ones too), CHALLENGES, days passing — in zones far apart: after every change, the progress the decisions left equals
-/// the user loaded afresh from what they wrote (the running state recomputed from every fact), and the XP they
-/// stored equals rules.md's count over the stored facts, unlocks and completed challenges.
+/// the user loaded afresh from what they wrote (the running state recomputed from every fact), the XP they
+/// stored equals rules.md's count over the stored facts, unlocks and completed challenges, and the board scores their
+/// ``ScoreChanges`` add up to equal the boards recomputed from those (``BoardScores``).
 @Suite struct EvaluatorAgreementTests {
     static let zones = ["UTC", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/St_Johns", "Asia/Kathmandu", "Europe/Berlin"]
     static let activities = ["squats", "pushups", "lunges", "plank"]
@@ -36,6 +37,11 @@ import Testing
             #expect(user.storedFigures.xp == user.recomputedXP(), "seed \(seed), step \(index): the stored XP is the rules' count")
             #expect(user.storedFigures.level == LevelCurve.level(forXP: user.storedFigures.xp), "seed \(seed), step \(index)")
             #expect(user.progress.unlocks == user.storedUnlocks, "seed \(seed), step \(index)")
+            // The boards the changes kept are the boards recomputed from the facts; all-time XP is the XP.
+            let boards = user.recomputedBoardScores()
+            let difference = Self.difference(user.boardScores, boards)
+            #expect(difference.isEmpty, "seed \(seed), step \(index): \(difference)")
+            #expect((boards[BoardKey(board: .xp, period: .all, key: "all")] ?? 0) == user.storedFigures.xp, "seed \(seed), step \(index)")
             // Loaded afresh, nothing is met that the decisions' progress would not unlock too: the decisions unlocked
             // everything in time (days passing alone can meet a weekly goal, a rest day counting: both unlock then).
             if case .decided(let again) = user.evaluator.evaluate(.catchUp, on: loaded, now: user.now),
@@ -50,6 +56,12 @@ import Testing
             return streak.week
         }
         #expect(Set(goalWeeks).count == goalWeeks.count, "seed \(seed): \(goalWeeks)")
+    }
+
+    /// The keys on which two sets of scores differ, with both scores.
+    static func difference(_ kept: [BoardKey: Int], _ recomputed: [BoardKey: Int]) -> String {
+        Set(kept.keys).union(recomputed.keys).filter { kept[$0] != recomputed[$0] }
+            .map { "\($0.board) \($0.key): kept \(kept[$0] ?? 0), recomputed \(recomputed[$0] ?? 0)" }.sorted().joined(separator: "; ")
     }
 
     /// One change of a random kind; refusals (a template without premium, a deleted activity) are part of the game.

@@ -227,6 +227,9 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         return measures
     }
 
+    /// Distinct lessons completed: each is worth XP once (``ExperienceFormula``).
+    public var distinctLessons: Int { completedLessons.count }
+
     /// XP earned from facts alone (logs, lessons, active days), without building every measure.
     public var baseXP: Int {
         ExperienceFormula.xp(

@@ -31,6 +31,7 @@ public final class LaurelConnection: Sendable {
 
     /// The connection's channel, to close it from elsewhere or to send on its event loop.
     public let channel: any Channel
+    /// TCP (TLS or not) or WebSocket: a request line ends with a LF on TCP, and is one text message on WebSocket.
     public let transport: LaurelTransport
     /// Every line no request waits for, in the server's order; they end when the connection does. One consumer.
     public let arrivals: AsyncStream<Arrival>
@@ -48,6 +49,7 @@ public final class LaurelConnection: Sendable {
         endsLines = transport == .tcp
     }
 
+    /// A connection nobody can send on or read from any more is closed.
     deinit {
         channel.close(promise: nil)
     }

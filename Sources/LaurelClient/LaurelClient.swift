@@ -65,15 +65,10 @@ public actor LaurelClient {
     private let tls: NIOSSLContext?
     private let pushSink: AsyncStream<Push>.Continuation
     private let outcomeSink: AsyncStream<OutboxOutcome>.Continuation
-    private var outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>?
-    /// The connection now, to close it on ``reconnect()``.
-    private var channel: (any Channel)?
+    /// The connection now, authenticated or not yet; closed on ``reconnect()`` and ``stop()``.
+    private var connection: LaurelConnection?
     private var reconnectAsked = false
-    /// Whether the connection being made got as far as AUTH's `OK`.
-    private var authenticatedThisTime = false
-    private var answers: [String: CheckedContinuation<ServerLine, any Error>] = [:]
     private var connectionWaiters: [CheckedContinuation<Void, any Error>] = []
-    private var nextTag = 1
     private var loop: Task<Void, Never>?
     var outbox: [OutboxEntry]
     var outboxFlush: Task<Void, Never>?
@@ -105,7 +100,7 @@ public actor LaurelClient {
     public func stop() async {
         loop?.cancel()
         outboxFlush?.cancel()
-        outbound?.finish()
+        connection?.close()
         await loop?.value
         loop = nil
         status = .stopped
@@ -117,9 +112,9 @@ public actor LaurelClient {
     /// Closes the connection now; the client connects again at once (and resumes its pushes), as after any lost
     /// connection. For an app that knows its network changed.
     public func reconnect() {
-        guard let channel else { return }
+        guard let connection else { return }
         reconnectAsked = true
-        channel.close(promise: nil)
+        connection.close()
     }
 
     /// Sends `request` once connected and returns its answer. A request is not sent again when the connection goes
@@ -130,22 +125,15 @@ public actor LaurelClient {
         return try Self.decode(Request.Answer.self, from: line)
     }
 
-    /// Sends one request line (`verb` and its argument object as JSON text) and waits for its answer line.
+    /// Sends one request (`verb` and its argument object as JSON text) and waits for its answer line. Requests
+    /// made one after the other on the actor leave in that order.
     func exchange(verb: String, argument: String) async throws -> ServerLine {
         try await waitUntilConnected()
-        guard let outbound else { throw LaurelClientError.connectionLost }
-        let tag = "c\(nextTag)"
-        nextTag += 1
-        return try await withCheckedThrowingContinuation { continuation in
-            answers[tag] = continuation
-            let line = ByteBuffer(string: "\(tag) \(verb) \(argument)")
-            Task {
-                do {
-                    try await outbound.write(line)
-                } catch {
-                    self.answer(tag: tag, with: .failure(LaurelClientError.connectionLost))
-                }
-            }
+        guard status == .connected, let connection else { throw LaurelClientError.connectionLost }
+        do {
+            return try await connection.request(verb, argument: ByteBuffer(string: argument))
+        } catch {
+            throw LaurelClientError.connectionLost
         }
     }
 
@@ -217,55 +205,35 @@ public actor LaurelClient {
     }
 
     private func connectOnce() async -> Ending {
-        authenticatedThisTime = false
-        guard let channel = try? await ServerChannel.openLines(
+        guard let connection = try? await LaurelConnection.open(
             host: configuration.host, port: configuration.port, transport: configuration.transport, tls: tls,
             serverHostname: configuration.serverHostname)
         else { return .ended(authenticated: false) }
-        self.channel = channel.channel
-        do {
-            return try await channel.executeThenClose { inbound, outbound in
-                var lines = inbound.makeAsyncIterator()
-                guard case .line(let greeting)? = try await lines.next(), ServerLine(greeting).kind == "HELLO" else { return .ended(authenticated: false) }
-                var auth: JSONObject = ["token": .string(configuration.token)]
-                if let lastSeq { auth["resume_after"] = .int(lastSeq) }
-                try await outbound.write(ByteBuffer(string: "auth AUTH \(JSONValue.object(auth).serialized())"))
-                while true {
-                    guard case .line(let bytes)? = try await lines.next() else { return .ended(authenticated: false) }
-                    let line = ServerLine(bytes)
-                    guard line.tag == "auth" else {
-                        receive(line)
-                        continue
-                    }
-                    if line.isOK, let session = try? Self.decode(Session.self, from: line) {
-                        authenticated(session, outbound: outbound)
-                        break
-                    }
-                    switch line.errorCode {
-                    case "auth_failed": return .authenticationFailed
-                    case "rate_limited":
-                        let wait = line.value?["retry_after_ms"]?.intValue ?? 1000
-                        return .refused(.milliseconds(wait))
-                    default: return .ended(authenticated: false)
-                    }
-                }
-                while let frame = try await lines.next() {
-                    if case .line(let bytes) = frame { receive(ServerLine(bytes)) }
-                }
-                return .ended(authenticated: true)
-            }
-        } catch {
-            return .ended(authenticated: session != nil && authenticatedThisTime)
+        self.connection = connection
+        defer { connection.close() }
+        // A stop while connecting closed the connection: AUTH fails at once.
+        guard !Task.isCancelled, let answer = try? await connection.authenticate(token: configuration.token, resumeAfter: lastSeq) else {
+            return .ended(authenticated: false)
         }
+        guard answer.isOK, let session = try? Self.decode(Session.self, from: answer) else {
+            switch answer.errorCode {
+            case "auth_failed": return .authenticationFailed
+            case "rate_limited": return .refused(.milliseconds(answer.value?["retry_after_ms"]?.intValue ?? 1000))
+            default: return .ended(authenticated: false)
+            }
+        }
+        authenticated(session)
+        for await arrival in connection.arrivals {
+            if case .line(let line) = arrival { receive(line) }
+        }
+        return .ended(authenticated: true)
     }
 
-    private func authenticated(_ session: Session, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+    private func authenticated(_ session: Session) {
         self.session = session
-        authenticatedThisTime = true
         authentications += 1
         // Without a push seen before, delivery starts after the newest stored push.
         if lastSeq == nil { lastSeq = session.lastSeq }
-        self.outbound = outbound
         status = .connected
         let waiters = connectionWaiters
         connectionWaiters = []
@@ -273,13 +241,9 @@ public actor LaurelClient {
         flushOutbox()
     }
 
-    /// A line that is not AUTH's answer: an answer to a waiting request, or a push.
+    /// An untagged line: a push, unless it is an `ERR` that belongs to no request or the `BYE` before a close.
     private func receive(_ line: ServerLine) {
-        if !line.isUntagged {
-            answer(tag: String(line.tag), with: .success(line))
-            return
-        }
-        guard line.kind != "ERR", line.kind != "HELLO", line.kind != "BYE", let object = line.value else { return }
+        guard line.isUntagged, line.kind != "ERR", line.kind != "HELLO", line.kind != "BYE", let object = line.value else { return }
         let seq = object["seq"]?.intValue
         if let seq {
             // A stored push at or below the last one delivered was delivered before the reconnect.
@@ -292,18 +256,11 @@ public actor LaurelClient {
         pushSink.yield(Push(kind: String(line.kind), seq: seq, object: object))
     }
 
-    private func answer(tag: String, with result: Result<ServerLine, any Error>) {
-        answers.removeValue(forKey: tag)?.resume(with: result)
-    }
-
+    /// The connection ended: requests waiting on it failed with it, and the outbox waits for the next one.
     private func disconnected() {
-        outbound = nil
-        channel = nil
+        connection = nil
         outboxFlush?.cancel()
         outboxFlush = nil
-        let waiting = answers
-        answers = [:]
-        for (_, continuation) in waiting { continuation.resume(throwing: LaurelClientError.connectionLost) }
     }
 
     func rememberOutcome(_ outcome: OutboxOutcome, of id: String) {

@@ -1,4 +1,4 @@
-import NIOCore
+import LaurelClient
 
 /// Paces one connection in the closed loop: it keeps `pipeline` LOG requests in flight and sends the next one
 /// as soon as one is answered, so the server's speed sets the rate. Latency runs from the moment a request is
@@ -14,40 +14,47 @@ struct ClosedLoopDriver {
     let pipeline: Int
     let window: MeasurementWindow
     let budget: RequestBudget?
-    let requests: LogRequestLine
+    let requests: LogArgument
+    /// By the tag number the connection gave the request.
     private(set) var inFlight: [Int: InFlight] = [:]
     private(set) var measuredSent = 0
     private var nextSequence = 0
 
-    init(pipeline: Int, window: MeasurementWindow, budget: RequestBudget?, requests: LogRequestLine) {
+    init(pipeline: Int, window: MeasurementWindow, budget: RequestBudget?, requests: LogArgument) {
         self.pipeline = pipeline
         self.window = window
         self.budget = budget
         self.requests = requests
+        inFlight.reserveCapacity(pipeline)
     }
 
-    /// Sends requests until `pipeline` are in flight or the run allows no more for now.
-    mutating func fill(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+    /// Sends requests until `pipeline` are in flight or the run allows no more for now, all in one write.
+    mutating func fill(_ connection: LaurelConnection) {
+        let requests = self.requests
+        var unflushed = false
         while inFlight.count < pipeline {
             let now = ContinuousClock.now
-            if window.isOver(at: now) { return }
+            if window.isOver(at: now) { break }
             let measured = window.isMeasured(now)
             var claimed = false
             if measured, let budget {
-                guard case .granted = budget.claim() else { return }
+                guard case .granted = budget.claim() else { break }
                 claimed = true
             }
             let sequence = nextSequence
             nextSequence += 1
-            inFlight[sequence] = InFlight(sentAt: now, measured: measured, claimed: claimed)
+            let filled = inFlight.count + 1 == pipeline
+            let tag = connection.send("LOG", flush: filled) { requests.write(sequence: sequence, into: &$0) }
+            unflushed = !filled
+            inFlight[tag] = InFlight(sentAt: now, measured: measured, claimed: claimed)
             if measured { measuredSent += 1 }
-            try await outbound.write(requests.buffer(sequence: sequence))
         }
+        if unflushed { connection.flush() }
     }
 
-    /// The request a response answers, which is no longer in flight.
-    mutating func take(sequence: Int) -> InFlight? {
-        inFlight.removeValue(forKey: sequence)
+    /// The request the answer tagged `tag` answers, which is no longer in flight.
+    mutating func take(tag: Int) -> InFlight? {
+        inFlight.removeValue(forKey: tag)
     }
 
     /// Nothing in flight after a fill: this connection has nothing more to do.

@@ -1,3 +1,4 @@
+import LaurelClient
 import NIOCore
 import Synchronization
 
@@ -21,8 +22,14 @@ struct OpenLoopSchedule: Sendable {
 
 /// Counts one open-loop connection's requests sent and answered, shared by its sender and its reader, so
 /// that whichever of them sees the last answer to the last request reports the connection's load finished,
-/// exactly once.
+/// exactly once. It also knows the slot of each request in flight by its tag.
 final class OpenLoopLedger: Sendable {
+    /// A request in flight: its slot of the schedule, and whether it is measured.
+    struct Request {
+        let slot: Int
+        let measured: Bool
+    }
+
     private struct State {
         var sent = 0
         var answered = 0
@@ -30,6 +37,7 @@ final class OpenLoopLedger: Sendable {
         var measuredAnswered = 0
         var senderDone = false
         var finishReported = false
+        var inFlight: [Int: Request] = [:]
 
         mutating func reportIfFinished() -> Bool {
             guard senderDone, answered >= sent, !finishReported else { return false }
@@ -40,19 +48,23 @@ final class OpenLoopLedger: Sendable {
 
     private let state = Mutex(State())
 
-    func willSend(measured: Bool) {
+    /// The sender sent `request` with the tag `tag`.
+    func sent(_ request: Request, tag: Int) {
         state.withLock { state in
             state.sent += 1
-            if measured { state.measuredSent += 1 }
+            if request.measured { state.measuredSent += 1 }
+            state.inFlight[tag] = request
         }
     }
 
-    /// Returns true when this answer completes the connection's load.
-    func answered(measured: Bool) -> Bool {
+    /// The request the answer tagged `tag` answers, and whether this answer completes the connection's load; nil
+    /// for a tag of no request in flight.
+    func answered(tag: Int) -> (request: Request, finished: Bool)? {
         state.withLock { state in
+            guard let request = state.inFlight.removeValue(forKey: tag) else { return nil }
             state.answered += 1
-            if measured { state.measuredAnswered += 1 }
-            return state.reportIfFinished()
+            if request.measured { state.measuredAnswered += 1 }
+            return (request, state.reportIfFinished())
         }
     }
 
@@ -87,29 +99,31 @@ struct OpenLoopSender: Sendable {
     let schedule: OpenLoopSchedule
     let window: MeasurementWindow
     let budget: RequestBudget?
-    let requests: LogRequestLine
+    let requests: LogArgument
     let ledger: OpenLoopLedger
 
     /// Returns when the schedule is over or the connection has closed.
-    func run(on channel: any Channel) async {
-        let finished = channel.eventLoop.makePromise(of: Void.self)
-        channel.eventLoop.execute { self.send(from: 0, on: channel, finished: finished) }
+    func run(on connection: LaurelConnection) async {
+        let eventLoop = connection.channel.eventLoop
+        let finished = eventLoop.makePromise(of: Void.self)
+        eventLoop.execute { self.send(from: 0, on: connection, finished: finished) }
         try? await finished.futureResult.get()
     }
 
     /// Sends every request whose time has come, starting with `slot`, then waits on the event loop for the next.
-    private func send(from slot: Int, on channel: any Channel, finished: EventLoopPromise<Void>) {
+    /// Each request is in the ledger before its answer can be read: the answer is read on this event loop too.
+    private func send(from slot: Int, on connection: LaurelConnection, finished: EventLoopPromise<Void>) {
         var slot = slot
         while true {
             let intended = schedule.time(ofSlot: slot)
-            guard channel.isActive, !window.isOver(at: intended) else {
+            guard connection.channel.isActive, !window.isOver(at: intended) else {
                 finished.succeed()
                 return
             }
             let wait = intended - ContinuousClock.now
             if wait > .zero {
                 let next = slot
-                channel.eventLoop.scheduleTask(in: TimeAmount(wait)) { self.send(from: next, on: channel, finished: finished) }
+                connection.channel.eventLoop.scheduleTask(in: TimeAmount(wait)) { self.send(from: next, on: connection, finished: finished) }
                 return
             }
             let measured = window.isMeasured(intended)
@@ -124,8 +138,9 @@ struct OpenLoopSender: Sendable {
                     return
                 }
             }
-            ledger.willSend(measured: measured)
-            channel.writeAndFlush(requests.buffer(sequence: slot), promise: nil)
+            let sequence = slot
+            let tag = connection.send("LOG") { requests.write(sequence: sequence, into: &$0) }
+            ledger.sent(OpenLoopLedger.Request(slot: slot, measured: measured), tag: tag)
             slot += 1
         }
     }

@@ -11,22 +11,38 @@ public enum LaurelTransport: Sendable, Equatable {
     case webSocket(path: String = "/")
 }
 
-/// Opens connections to a Laurel server: the one place in the repository that does, for the ``LaurelClient``, the
-/// load client and the tests. Lines are framed by the protocol's own codec over TCP, and carried one per text
-/// message over WebSocket; either way the caller gets a channel of lines.
+/// Opens connections to a Laurel server: the one place in the repository that does, under ``LaurelConnection``
+/// and for the tests that check the WebSocket endpoint frame by frame. Lines are framed by the protocol's own codec
+/// over TCP, and carried one per text message over WebSocket; either way the caller gets a channel of lines.
 public enum ServerChannel {
     public typealias Lines = NIOAsyncChannel<InboundFrame, ByteBuffer>
     public typealias Frames = NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
 
-    /// Opens a connection of lines. `tls` wraps the TCP stream (and the WebSocket's: `wss://`). With `linesOut`
-    /// false, what is written to a TCP connection goes out exactly as given, no LF added (for tests of the framing
-    /// itself: partial lines, CRLF, several lines at once).
+    /// Opens a connection of lines, with no knowledge of the protocol above them (``LaurelConnection`` has it).
+    /// `tls` wraps the TCP stream (and the WebSocket's: `wss://`). With `linesOut` false, what is written to a TCP
+    /// connection goes out exactly as given, no LF added.
     public static func openLines(
         host: String, port: Int, transport: LaurelTransport = .tcp, tls: NIOSSLContext? = nil, serverHostname: String? = nil,
         maxLineBytes: Int = 64 << 20, linesOut: Bool = true, connectTimeout: Duration = .seconds(10)
     ) async throws -> Lines {
+        try await open(
+            host: host, port: port, transport: transport, tls: tls, serverHostname: serverHostname, maxLineBytes: maxLineBytes,
+            linesOut: linesOut, connectTimeout: connectTimeout
+        ) { channel in
+            try Lines(wrappingChannelSynchronously: channel)
+        }
+    }
+
+    /// Opens a connection of lines and hands its channel to `finish`, on the channel's event loop, to put what reads
+    /// and writes the lines at the end of its pipeline; returns what `finish` made once the connection is open (for
+    /// WebSocket: upgraded).
+    static func open<Opened: Sendable>(
+        host: String, port: Int, transport: LaurelTransport, tls: NIOSSLContext?, serverHostname: String?,
+        maxLineBytes: Int, linesOut: Bool, connectTimeout: Duration,
+        finish: @escaping @Sendable (any Channel) throws -> Opened
+    ) async throws -> Opened {
         let handshake = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: String?.self)
-        let channel = try await bootstrap(connectTimeout).connect(host: host, port: port) { channel in
+        let (channel, opened) = try await bootstrap(connectTimeout).connect(host: host, port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
                 let pipeline = channel.pipeline.syncOperations
                 if let tls { try pipeline.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: serverHostname ?? nameToVerify(host))) }
@@ -40,16 +56,16 @@ public enum ServerChannel {
                     try pipeline.addHandler(WebSocketFrameEncoder())
                     try pipeline.addHandler(WebSocketClientLineCodec(maxLineBytes: maxLineBytes))
                 }
-                return try Lines(wrappingChannelSynchronously: channel)
+                return (channel, try finish(channel))
             }
         }
         do {
             _ = try await handshake.futureResult.get()
         } catch {
-            try? await channel.channel.close()
+            try? await channel.close()
             throw error
         }
-        return channel
+        return opened
     }
 
     /// Opens a WebSocket connection of raw frames (for checking the endpoint itself), offering `protocols`; returns

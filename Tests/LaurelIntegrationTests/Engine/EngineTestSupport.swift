@@ -1,4 +1,5 @@
 import Foundation
+import LaurelClient
 import LaurelCore
 import LaurelJSON
 import LaurelProtocol
@@ -94,24 +95,17 @@ extension LineClient {
     /// Sends all `requests` in one write, without waiting in between, and returns their responses in request
     /// order; pushes that arrive meanwhile are kept in `pushes`.
     func pipeline(_ requests: [(verb: String, argument: JSONObject?)], timeout: Duration = .seconds(30)) async throws -> [Line] {
-        let prefix = "p\(UUID().uuidString.prefix(8))"
-        var text = ""
-        for (index, request) in requests.enumerated() {
-            text += "\(prefix)-\(index) \(request.verb)"
-            if let argument = request.argument { text += " " + JSONValue.object(argument).serialized() }
-            text += "\n"
-        }
-        try await sendRaw(text)
-        var responses: [String: Line] = [:]
+        let tags = requests.map { sendRequest($0.verb, $0.argument, flush: false) }
+        connection.flush()
+        var responses: [Int: Line] = [:]
         while responses.count < requests.count {
-            let line = try await nextLine(timeout: timeout)
-            if line.tag.hasPrefix(prefix + "-") {
-                responses[line.tag] = line
-            } else if line.isPush {
-                pushes.withLock { $0.append(line) }
+            switch try await nextArrival(timeout: timeout) {
+            case .answer(let tag, let line): responses[tag] = line
+            case .line(let line) where line.isPush: pushes.withLock { $0.append(line) }
+            case .line, .lineTooLong: continue
             }
         }
-        return requests.indices.map { responses["\(prefix)-\($0)"]! }
+        return tags.map { responses[$0]! }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LaurelClient
 import LaurelJSON
 import LaurelProtocol
 import Synchronization
@@ -44,7 +45,6 @@ struct FailoverDevice: Sendable {
     let deadline: ContinuousClock.Instant
 
     private var session: LineClient?
-    private var tags = 0
     private var sentOnce: Set<String> = []
 
     /// Ids answered `OK`, a retry's `OK` included.
@@ -83,22 +83,16 @@ struct FailoverDevice: Sendable {
     mutating func logEverything(progress: FailoverProgress) async {
         var pending = plan
         while !pending.isEmpty, let client = await currentSession() {
-            var waiting: [String: PlannedLog] = [:]
-            var lines: [String] = []
+            var waiting: [Int: PlannedLog] = [:]
             for log in pending.prefix(Self.pipelined) {
-                let tag = nextTag()
-                waiting[tag] = log
-                lines.append("\(tag) LOG \(JSONValue.object(log.argument).serialized())")
+                waiting[client.sendRequest("LOG", log.argument, flush: false)] = log
+                logLinesSent += 1
                 if !sentOnce.insert(log.id).inserted { resent.insert(log.id) }
             }
-            logLinesSent += lines.count
-            guard (try? await client.sendRaw(lines.joined(separator: "\n") + "\n")) != nil else {
-                await dropSession()
-                continue
-            }
+            client.connection.flush()
             var retryAfter: Duration?
-            while !waiting.isEmpty, let line = await read(client) {
-                guard let log = waiting.removeValue(forKey: line.tag) else { continue }
+            while !waiting.isEmpty, let arrival = await read(client) {
+                guard case .answer(let tag, let line) = arrival, let log = waiting.removeValue(forKey: tag) else { continue }
                 if line.isOK {
                     acknowledged.insert(log.id)
                     progress.acknowledge()
@@ -120,11 +114,9 @@ struct FailoverDevice: Sendable {
     /// Sends `verb` and returns its answer, reconnecting until one comes; nil only past the deadline.
     mutating func ask(_ verb: String) async -> ServerLine? {
         while let client = await currentSession() {
-            let tag = nextTag()
-            if (try? await client.send("\(tag) \(verb)")) != nil {
-                while let line = await read(client) {
-                    if line.tag == tag { return line }
-                }
+            let sent = client.sendRequest(verb)
+            while let arrival = await read(client) {
+                if case .answer(sent, let line) = arrival { return line }
             }
             await dropSession()
         }
@@ -163,21 +155,11 @@ struct FailoverDevice: Sendable {
     }
 
     private mutating func authenticatedConnection() async -> LineClient? {
-        guard let client = try? await LineClient.connect(port: balancerPort) else { return nil }
-        let tag = nextTag()
-        let auth: JSONObject = ["token": .string(user.token), "resume_after": .int(lastSeq)]
-        guard let hello = await read(client), hello.kind == "HELLO",
-            (try? await client.send("\(tag) AUTH \(JSONValue.object(auth).serialized())")) != nil
-        else {
-            await client.close()
+        guard let (client, answer) = try? await LineClient.authenticating(port: balancerPort, token: user.token, resumeAfter: lastSeq) else {
             return nil
         }
-        while let line = await read(client) {
-            guard line.tag == tag else { continue }
-            if line.isOK { return client }
-            refusals.append("AUTH: \(line.raw)")
-            break
-        }
+        if answer.isOK { return client }
+        refusals.append("AUTH: \(answer.raw)")
         await client.close()
         return nil
     }
@@ -189,20 +171,15 @@ struct FailoverDevice: Sendable {
 
     /// The next line, with what it says about stored pushes taken in; nil once the connection is gone. A connection
     /// silent for 15 s counts as gone too (a line stream that timed out cannot be read again).
-    private mutating func read(_ client: LineClient) async -> ServerLine? {
-        guard let line = try? await client.nextLine(timeout: .seconds(15)) else { return nil }
-        if line.isPush, let seq = line.object["seq"]?.intValue {
+    private mutating func read(_ client: LineClient) async -> LaurelConnection.Arrival? {
+        guard let arrival = try? await client.nextArrival(timeout: .seconds(15)) else { return nil }
+        if case .line(let line) = arrival, line.isPush, let seq = line.object["seq"]?.intValue {
             seqs.append(seq)
             if line.kind == "UNLOCK", let achievement = line.object["id"]?.stringValue {
                 unlocks.append(ReceivedUnlock(seq: seq, achievement: achievement))
                 if sessions > 1 { unlocksAfterReconnecting += 1 }
             }
         }
-        return line
-    }
-
-    private mutating func nextTag() -> String {
-        tags += 1
-        return "d\(tags)"
+        return arrival
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LaurelClient
 import LaurelJSON
 import LaurelProtocol
 import LaurelServer
@@ -20,27 +21,30 @@ import Testing
     @Test func aWebSocketClientLogsAndItsUnlockReachesEveryConnection() async throws {
         let user = try await LaurelTestDatabase.createUser("websocket")
         try await TestServer.withServer(configuration: Self.configuration()) { server in
-            let browser = try await WebSocketTestClient.connect(port: try #require(server.webSocketPort))
-            #expect(browser.subprotocol == "laurel.v1")
-            let hello = try await browser.message(startingWith: "* HELLO")
-            #expect(hello?.hasPrefix("* HELLO {") == true)
+            let webSocketPort = try #require(server.webSocketPort)
+            // The client library over WebSocket: a line a message, the same AUTH, answers and pushes as over TCP.
+            let browser = try await LineClient.authenticated(port: webSocketPort, token: user.token, transport: .webSocket())
             let phone = try await LineClient.authenticated(port: server.port, token: user.token)
-
-            #expect(Self.kind(try await browser.request("a1 AUTH {\"token\":\"\(user.token)\"}")) == "OK")
-            let logged = try await browser.request("a2 LOG {\"activity\":\"pushups\",\"amount\":10}")
-            #expect(logged.hasPrefix("a2 OK {") && logged.contains("\"first_exercise\""), "\(logged)")
+            let logged = try await browser.request("LOG", ["activity": "pushups", "amount": 10])
+            #expect(logged.kind == "OK" && logged.raw.contains("\"first_exercise\""), "\(logged)")
             // The push follows the answer on the WebSocket, and reaches the TCP connection of the same user.
-            let unlock = try await browser.message(startingWith: "* UNLOCK")
-            #expect(unlock?.contains("\"id\":\"first_exercise\"") == true)
+            #expect(try await browser.push("UNLOCK").object["id"] == "first_exercise")
             #expect(try await phone.push("UNLOCK").object["id"] == "first_exercise")
 
+            // The same by hand, message by message.
+            let tab = try await WebSocketTestClient.connect(port: webSocketPort)
+            #expect(tab.subprotocol == "laurel.v1")
+            let hello = try await tab.message(startingWith: "* HELLO")
+            #expect(hello?.hasPrefix("* HELLO {") == true)
+            try await tab.send("a1 AUTH {\"token\":\"\(user.token)\"}")
+            #expect(try await tab.message(startingWith: "a1 ").map(Self.kind) == "OK")
             // A line sent in three fragments is one request.
-            try await browser.send("a3 PING", fragments: 3)
-            #expect(try await browser.message(startingWith: "a3 ")?.hasPrefix("a3 OK {\"time\":") == true)
+            try await tab.send("a3 PING", fragments: 3)
+            #expect(try await tab.message(startingWith: "a3 ")?.hasPrefix("a3 OK {\"time\":") == true)
             // QUIT: the answer, BYE, then the close frame.
-            try await browser.send("a4 QUIT")
+            try await tab.send("a4 QUIT")
             var rest: [WebSocketTestClient.Received] = []
-            while let received = try await browser.next() {
+            while let received = try await tab.next() {
                 rest.append(received)
                 if case .closed = received { break }
             }
@@ -58,7 +62,8 @@ import Testing
             try await client.send("a3 PING " + String(repeating: "x", count: 600), fragments: 4)
             let tooLong = try await client.message(startingWith: "* ERR")
             #expect(tooLong?.contains("\"code\":\"line_too_long\"") == true, "\(tooLong ?? "")")
-            #expect(try await client.request("a4 PING").hasPrefix("a4 OK {\"time\":"))
+            try await client.send("a4 PING")
+            #expect(try await client.message(startingWith: "a4 ")?.hasPrefix("a4 OK {\"time\":") == true)
 
             try await client.sendBinary([1, 2, 3])
             var closed: WebSocketTestClient.Received?
@@ -94,8 +99,15 @@ import Testing
         #expect(server.errorOutput.contains("wss://"), "\(server.errorOutput)")
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(files.certificate.path))
-        let client = try await WebSocketTestClient.connect(port: webSocketPort, tls: try NIOSSLContext(configuration: configuration))
+        let tls = try NIOSSLContext(configuration: configuration)
+        let client = try await WebSocketTestClient.connect(port: webSocketPort, tls: tls)
         #expect(try await client.message(startingWith: "* HELLO") != nil)
-        #expect(try await client.request("a1 PING").hasPrefix("a1 OK {\"time\":"))
+        try await client.send("a1 PING")
+        #expect(try await client.message(startingWith: "a1 ")?.hasPrefix("a1 OK {\"time\":") == true)
+        // The client library over wss:// too.
+        let user = try await LaurelTestDatabase.createUser("wss")
+        let library = try await LineClient.authenticated(
+            port: webSocketPort, token: user.token, transport: .webSocket(), tls: tls, serverHostname: "localhost")
+        #expect(try await library.pingSucceeds())
     }
 }

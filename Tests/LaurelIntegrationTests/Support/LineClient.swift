@@ -3,98 +3,93 @@ import LaurelClient
 import LaurelJSON
 import LaurelProtocol
 import NIOCore
-import NIOPosix
 import NIOSSL
 import Synchronization
 import Testing
 
-/// A client of the line protocol over a real TCP socket, as an app would be: it sends request lines, matches
-/// tagged responses, and keeps the pushes (`*` lines) that arrive in between.
+/// The tests' view of a connection to the server: the client library's ``LaurelConnection`` (greeting, AUTH, tags,
+/// answers matched to requests) with what tests need besides: every line the server sent, one after the other
+/// (`nextLine`), lines sent exactly as given (`sendRaw`, `sendBytes`) to see what the server does with bad ones,
+/// and the pushes that came while waiting for an answer, kept in `pushes`.
 final class LineClient: Sendable {
     /// One line the server sent, parsed.
     typealias Line = ServerLine
 
-    private let channel: any Channel
-    private let writer: NIOAsyncChannelOutboundWriter<ByteBuffer>
-    private let reader: Task<Void, Never>
-    private let iterator: IteratorBox
+    let connection: LaurelConnection
+    private let iterator: ArrivalIterator
 
-    /// Connects over plain TCP, or TLS with `tls` (verifying the server's certificate for `serverHostname`).
-    static func connect(port: Int, host: String = "127.0.0.1", tls: NIOSSLContext? = nil, serverHostname: String? = nil) async throws -> LineClient {
-        // No line encoder on the way out: `send` adds the LF itself, and `sendRaw` must send exactly what it is given
-        // (partial lines, CRLF, several lines at once).
-        let channel = try await ServerChannel.openLines(
-            host: host, port: port, tls: tls, serverHostname: serverHostname, maxLineBytes: 16 << 20, linesOut: false)
-        let (lines, continuation) = AsyncStream<Line>.makeStream()
-        let (writers, writerContinuation) = AsyncStream<NIOAsyncChannelOutboundWriter<ByteBuffer>>.makeStream()
-        let reader = Task {
-            try? await channel.executeThenClose { inbound, outbound in
-                writerContinuation.yield(outbound)
-                writerContinuation.finish()
-                for try await frame in inbound {
-                    guard case .line(let buffer) = frame else { continue }
-                    continuation.yield(Self.parse(String(buffer: buffer)))
-                }
-            }
-            writerContinuation.finish()
-            continuation.finish()
-        }
-        var pending = writers.makeAsyncIterator()
-        guard let writer = await pending.next() else { throw LineClientError.closed }
-        return LineClient(channel: channel.channel, writer: writer, reader: reader, lines: lines)
+    /// Connects over plain TCP, TLS with `tls` (verifying the server's certificate for `serverHostname`) or
+    /// WebSocket; the greeting is the first line read.
+    static func connect(
+        port: Int, host: String = "127.0.0.1", transport: LaurelTransport = .tcp, tls: NIOSSLContext? = nil, serverHostname: String? = nil
+    ) async throws -> LineClient {
+        LineClient(try await LaurelConnection.open(
+            host: host, port: port, transport: transport, tls: tls, serverHostname: serverHostname, maxLineBytes: 16 << 20, greetingArrives: true))
     }
 
     /// Connects and reads the greeting.
-    static func connectAndGreet(port: Int, tls: NIOSSLContext? = nil, serverHostname: String? = nil) async throws -> LineClient {
-        let client = try await connect(port: port, tls: tls, serverHostname: serverHostname)
+    static func connectAndGreet(port: Int, transport: LaurelTransport = .tcp, tls: NIOSSLContext? = nil, serverHostname: String? = nil) async throws -> LineClient {
+        let client = try await connect(port: port, transport: transport, tls: tls, serverHostname: serverHostname)
         let hello = try await client.nextLine()
         #expect(hello.kind == "HELLO")
         return client
     }
 
-    /// Connects, reads the greeting and authenticates.
+    /// Connects and authenticates (the library's handshake: the greeting, then AUTH with `resume_after`).
     static func authenticated(
-        port: Int, token: String, resumeAfter: Int? = nil, tls: NIOSSLContext? = nil, serverHostname: String? = nil
+        port: Int, token: String, resumeAfter: Int? = nil, transport: LaurelTransport = .tcp, tls: NIOSSLContext? = nil,
+        serverHostname: String? = nil
     ) async throws -> LineClient {
-        let client = try await connectAndGreet(port: port, tls: tls, serverHostname: serverHostname)
-        var argument: JSONObject = ["token": .string(token)]
-        if let resumeAfter { argument["resume_after"] = .int(resumeAfter) }
-        let answer = try await client.request("AUTH", argument)
+        let (client, answer) = try await authenticating(
+            port: port, token: token, resumeAfter: resumeAfter, transport: transport, tls: tls, serverHostname: serverHostname)
         #expect(answer.kind == "OK", "AUTH failed: \(answer)")
         return client
     }
 
-    private init(channel: any Channel, writer: NIOAsyncChannelOutboundWriter<ByteBuffer>, reader: Task<Void, Never>, lines: AsyncStream<Line>) {
-        self.channel = channel
-        self.writer = writer
-        self.reader = reader
-        self.iterator = IteratorBox(lines.makeAsyncIterator())
+    /// Connects and sends AUTH after the greeting; returns the client with AUTH's answer, whatever it is.
+    static func authenticating(
+        port: Int, token: String, resumeAfter: Int? = nil, transport: LaurelTransport = .tcp, tls: NIOSSLContext? = nil,
+        serverHostname: String? = nil
+    ) async throws -> (client: LineClient, answer: Line) {
+        let client = LineClient(try await LaurelConnection.open(
+            host: "127.0.0.1", port: port, transport: transport, tls: tls, serverHostname: serverHostname, maxLineBytes: 16 << 20))
+        return (client, try await client.connection.authenticate(token: token, resumeAfter: resumeAfter))
     }
 
-    static func parse(_ raw: String) -> Line {
-        ServerLine(raw)
+    private init(_ connection: LaurelConnection) {
+        self.connection = connection
+        iterator = ArrivalIterator(connection.arrivals.makeAsyncIterator())
     }
 
-    /// Sends raw bytes as they are (no LF added).
+    /// Sends text as it is (no LF added).
     func sendRaw(_ text: String) async throws {
-        try await writer.write(ByteBuffer(string: text))
+        try await connection.sendBytes(ByteBuffer(string: text))
     }
 
     /// Sends bytes as they are, for lines that are not valid UTF-8.
     func sendBytes(_ bytes: [UInt8]) async throws {
-        try await writer.write(ByteBuffer(bytes: bytes))
+        try await connection.sendBytes(ByteBuffer(bytes: bytes))
     }
 
+    /// Sends `line` as one line, its tag and all as given.
     func send(_ line: String) async throws {
-        try await sendRaw(line + "\n")
+        try await connection.sendLine(ByteBuffer(string: line))
     }
 
-    /// The next line from the server, whatever it is. Throws `closed` when the server closed the connection and
-    /// `timedOut` after `timeout` (a timeout ends the client's line stream: use a new client afterwards).
-    func nextLine(timeout: Duration = .seconds(10)) async throws -> Line {
+    /// Sends a request with a tag of the connection's own, without waiting; returns the tag's number, which its
+    /// answer arrives with (`nextArrival`).
+    @discardableResult
+    func sendRequest(_ verb: String, _ argument: JSONObject? = nil, flush: Bool = true) -> Int {
+        connection.send(verb, argument: argument.map { ByteBuffer(string: JSONValue.object($0).serialized()) }, flush: flush)
+    }
+
+    /// The next line from the server that no request waits for, the answers to `sendRequest` included. Throws
+    /// `closed` when the server closed the connection and `timedOut` after `timeout` (a timeout ends the client's
+    /// line stream: use a new client afterwards).
+    func nextArrival(timeout: Duration = .seconds(10)) async throws -> LaurelConnection.Arrival {
         let iterator = self.iterator
         let outcome = try await withThrowingTaskGroup(of: NextOutcome.self) { group in
-            group.addTask { await iterator.next().map(NextOutcome.line) ?? .closed }
+            group.addTask { await iterator.nextLine().map(NextOutcome.arrival) ?? .closed }
             group.addTask {
                 try await Task.sleep(for: timeout)
                 return .timedOut
@@ -103,16 +98,27 @@ final class LineClient: Sendable {
             return try await group.next() ?? .timedOut
         }
         switch outcome {
-        case .line(let line): return line
+        case .arrival(let arrival): return arrival
         case .closed: throw LineClientError.closed
         case .timedOut: throw LineClientError.timedOut
         }
     }
 
     private enum NextOutcome: Sendable {
-        case line(Line)
+        case arrival(LaurelConnection.Arrival)
         case closed
         case timedOut
+    }
+
+    /// The next line from the server, whatever it is (``nextArrival(timeout:)`` as a line; lines too long to read
+    /// are passed over).
+    func nextLine(timeout: Duration = .seconds(10)) async throws -> Line {
+        while true {
+            switch try await nextArrival(timeout: timeout) {
+            case .answer(_, let line), .line(let line): return line
+            case .lineTooLong: continue
+            }
+        }
     }
 
     /// Lines up to and including the response tagged `tag`, split into that response and the lines before it.
@@ -125,17 +131,19 @@ final class LineClient: Sendable {
         }
     }
 
-    private let counter = Mutex(0)
-
-    /// Sends one request with a fresh tag and returns its response; pushes that came first are kept in `pushes`.
+    /// Sends one request with a fresh tag and returns its response; pushes that came first are kept in `pushes`,
+    /// other lines before it are passed over.
     @discardableResult
     func request(_ verb: String, _ argument: JSONObject? = nil) async throws -> Line {
-        let tag = "t\(counter.withLock { $0 += 1; return $0 })"
-        let line = argument.map { "\(tag) \(verb) \(JSONValue.object($0).serialized())" } ?? "\(tag) \(verb)"
-        try await send(line)
-        let (response, before) = try await response(tagged: tag)
-        pushes.withLock { $0.append(contentsOf: before.filter { $0.isPush }) }
-        return response
+        let tag = sendRequest(verb, argument)
+        while true {
+            let arrival = try await nextArrival(timeout: .seconds(15))
+            switch arrival {
+            case .answer(tag, let line): return line
+            case .line(let line) where line.isPush: pushes.withLock { $0.append(line) }
+            default: continue
+            }
+        }
     }
 
     /// Pushes seen while waiting for responses.
@@ -172,11 +180,7 @@ final class LineClient: Sendable {
     }
 
     func close() async {
-        try? await channel.close()
-    }
-
-    deinit {
-        channel.close(promise: nil)
+        try? await connection.channel.close()
     }
 }
 
@@ -185,16 +189,16 @@ enum LineClientError: Error {
     case closed
 }
 
-/// The one iterator of a client's line stream, shared by its awaiting calls (one at a time).
-final class IteratorBox: @unchecked Sendable {
-    // Only one `nextLine` runs at a time per client (tests await each in turn), which makes this safe.
-    private var iterator: AsyncStream<LineClient.Line>.Iterator
+/// The one iterator of a client's arrivals, shared by its awaiting calls (one at a time).
+final class ArrivalIterator: @unchecked Sendable {
+    // Only one `nextArrival` runs at a time per client (tests await each in turn), which makes this safe.
+    private var iterator: AsyncStream<LaurelConnection.Arrival>.Iterator
 
-    init(_ iterator: AsyncStream<LineClient.Line>.Iterator) {
+    init(_ iterator: AsyncStream<LaurelConnection.Arrival>.Iterator) {
         self.iterator = iterator
     }
 
-    func next() async -> LineClient.Line? {
+    func nextLine() async -> LaurelConnection.Arrival? {
         await iterator.next()
     }
 }

@@ -5,8 +5,10 @@ import NIOPosix
 import NIOSSL
 import NIOWebSocket
 
-/// A WebSocket client for the tests: upgrades on `/` (offering `laurel.v1`), sends masked text or binary messages
-/// (whole or in fragments) and reads what the server sends: text messages as lines, and the close frame's code.
+/// A WebSocket client for the tests of the endpoint's framing, message by message: upgrades on `/` (offering
+/// `laurel.v1`), sends masked text or binary messages (whole or in fragments) and reads what the server sends, text
+/// messages and the close frame's code. Lines over WebSocket as the library speaks them are `LineClient`'s, with
+/// the `.webSocket()` transport.
 final class WebSocketTestClient: Sendable {
     enum Received: Sendable, Equatable {
         case text(String)
@@ -100,16 +102,6 @@ final class WebSocketTestClient: Sendable {
             defer { group.cancelAll() }
             return try await group.next() ?? nil
         }
-    }
-
-    /// Sends a request line and returns the text message answering its tag (pushes before it are skipped).
-    func request(_ line: String) async throws -> String {
-        try await send(line)
-        let tag = line.prefix { $0 != " " }
-        while let received = try await next() {
-            if case .text(let text) = received, text.hasPrefix("\(tag) ") { return text }
-        }
-        return ""
     }
 
     /// The next text message that starts with `prefix`.

@@ -39,26 +39,31 @@ public struct ScoreChanges: Sendable, Equatable {
     /// - Parameter builtInActivities: the catalog's activity ids; only these have `activity` boards.
     public init(of decision: Decision, before: UserProgress, builtInActivities: Set<String>) {
         // Read in place, not bound to locals: a copy of a progress or an accumulator retains every table in it.
-        // The day a new log or lesson, or a deleted log, lies on, with the log's activity.
-        var touched: (day: LocalDay, activity: String?)?
+        // A new log or lesson counts on its stored day, the day's first fact making it active; a deleted log is taken
+        // off by comparing the day's figures before and after (a day can stay active through another fact).
         if let fact = decision.writes.fact {
             switch fact.content {
-            case .log(let activity, _, _, _): touched = (fact.day, activity)
-            case .lesson: touched = (fact.day, nil)
-            case .event, .reminder: break
+            case .log(let activity, let amount, _, _):
+                let firstOfDay = !before.accumulator.isActive(fact.day)
+                add(.logs, on: fact.day, 1)
+                add(.xp, on: fact.day, ExperienceFormula.perLog + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
+                if builtInActivities.contains(activity) { add(.activity(activity), on: fact.day, amount) }
+            case .lesson:
+                let firstOfDay = !before.accumulator.isActive(fact.day)
+                let counted = decision.progress.accumulator.distinctLessons > before.accumulator.distinctLessons
+                add(.xp, on: fact.day, (counted ? ExperienceFormula.perLesson : 0) + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
+            case .event, .reminder:
+                break
             }
         }
-        if case .logDeleted(let log) = decision.outcome { touched = (log.day, log.activityID) }
-        if let (day, activity) = touched {
-            let (old, new) = (before.accumulator.figures(on: day), decision.progress.accumulator.figures(on: day))
-            add(.logs, on: day, new.logs - old.logs)
+        if case .logDeleted(let log) = decision.outcome {
+            let (old, new) = (before.accumulator.figures(on: log.day), decision.progress.accumulator.figures(on: log.day))
+            add(.logs, on: log.day, new.logs - old.logs)
             let activeChange = (new.isActive ? 1 : 0) - (old.isActive ? 1 : 0)
-            let lessonChange = decision.progress.accumulator.distinctLessons - before.accumulator.distinctLessons
-            add(.xp, on: day, (new.logs - old.logs) * ExperienceFormula.perLog + lessonChange * ExperienceFormula.perLesson
-                + activeChange * ExperienceFormula.perActiveDay)
-            if let activity, builtInActivities.contains(activity) {
-                let amount = decision.progress.accumulator.figures(of: activity, on: day).amount
-                add(.activity(activity), on: day, amount - before.accumulator.figures(of: activity, on: day).amount)
+            add(.xp, on: log.day, (new.logs - old.logs) * ExperienceFormula.perLog + activeChange * ExperienceFormula.perActiveDay)
+            if builtInActivities.contains(log.activityID) {
+                let amount = decision.progress.accumulator.figures(of: log.activityID, on: log.day).amount
+                add(.activity(log.activityID), on: log.day, amount - before.accumulator.figures(of: log.activityID, on: log.day).amount)
             }
         }
         // Which unlocks are worth XP changes only with unlocks, templates and the catalog, never with a new fact alone:

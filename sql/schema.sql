@@ -316,6 +316,8 @@ BEGIN
     DELETE FROM laurel.challenges WHERE user_id = p_user;
     DELETE FROM laurel.listings WHERE author_id = p_user;
     DELETE FROM laurel.friendships WHERE friend_id = p_user;
+    DELETE FROM laurel.day_scores WHERE user_id = p_user;
+    DELETE FROM laurel.leaderboard_opt_outs WHERE user_id = p_user;
     DELETE FROM laurel.invites WHERE inviter_id = p_user OR accepted_by = p_user;
     DELETE FROM laurel.user_names WHERE name_key = (SELECT lower(u.name COLLATE "und-x-icu") FROM laurel.users u WHERE u.id = p_user);
     DELETE FROM laurel.users WHERE id = p_user;
@@ -364,6 +366,20 @@ CREATE FUNCTION laurel.issue_token(name text) RETURNS text
     LANGUAGE sql
     AS $$
     SELECT laurel.new_token(laurel.user_id_of(name));
+$$;
+
+CREATE FUNCTION laurel.leaderboard(p_board text, p_from date, p_to date, p_limit integer DEFAULT 100) RETURNS TABLE(rank bigint, user_id bigint, name text, score bigint, reached_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT row_number() OVER (ORDER BY b.score DESC, b.reached_at, b.user_id), b.user_id, u.name, b.score, b.reached_at
+      FROM (SELECT d.user_id, sum(d.score) AS score, max(d.reached_at) FILTER (WHERE d.score > 0) AS reached_at
+              FROM laurel.day_scores d
+             WHERE d.board = p_board AND d.day BETWEEN p_from AND p_to
+               AND NOT EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = d.user_id)
+             GROUP BY d.user_id HAVING sum(d.score) > 0) b
+      JOIN laurel.users u ON u.id = b.user_id
+     ORDER BY b.score DESC, b.reached_at, b.user_id
+     LIMIT p_limit;
 $$;
 
 CREATE FUNCTION laurel.new_token(p_user bigint) RETURNS text
@@ -468,7 +484,7 @@ BEGIN
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
-                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text)
+                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text, scores json)
     ), parts AS (
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
         -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
@@ -562,6 +578,21 @@ BEGIN
         SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal,
                s.settings_window, coalesce(s.settings_leaderboards, true)
           FROM stored s WHERE s.settings_zone IS NOT NULL
+    ), opt_outs AS (
+        INSERT INTO laurel.leaderboard_opt_outs (user_id)
+        SELECT s.user_id FROM stored s WHERE s.settings_zone IS NOT NULL AND s.settings_leaderboards IS FALSE
+        ON CONFLICT (user_id) DO NOTHING
+    ), opt_ins AS (
+        DELETE FROM laurel.leaderboard_opt_outs o
+         WHERE o.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.settings_zone IS NOT NULL AND t.settings_leaderboards))
+    ), scores AS (
+        INSERT INTO laurel.day_scores AS k (user_id, day, board, score, reached_at)
+        SELECT s.user_id, x.day, x.board, x.delta, s.decided_at
+          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta integer)
+         WHERE s.scores IS NOT NULL
+        ON CONFLICT (user_id, day, board) DO UPDATE
+           SET score = k.score + EXCLUDED.score,
+               reached_at = CASE WHEN EXCLUDED.score > 0 THEN EXCLUDED.reached_at ELSE k.reached_at END
     ), activities AS (
         INSERT INTO laurel.custom_activities (user_id, id, name, unit, icon, created_at, deleted_at)
         SELECT s.user_id, x.id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END
@@ -851,6 +882,15 @@ CREATE TABLE laurel.custom_activities (
     CONSTRAINT custom_activities_unit_check CHECK ((unit = ANY (ARRAY['reps'::text, 'seconds'::text, 'minutes'::text, 'sessions'::text, 'times'::text])))
 );
 
+CREATE TABLE laurel.day_scores (
+    user_id bigint NOT NULL,
+    day date NOT NULL,
+    board text NOT NULL,
+    score integer NOT NULL,
+    reached_at timestamp with time zone NOT NULL
+)
+WITH (fillfactor='80');
+
 CREATE TABLE laurel.friendships (
     user_id bigint NOT NULL,
     friend_id bigint NOT NULL,
@@ -868,6 +908,10 @@ CREATE TABLE laurel.invites (
     event_recorded boolean DEFAULT false NOT NULL,
     CONSTRAINT invites_check CHECK (((accepted_by IS NULL) = (accepted_at IS NULL))),
     CONSTRAINT invites_code_check CHECK ((code ~ '^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$'::text))
+);
+
+CREATE TABLE laurel.leaderboard_opt_outs (
+    user_id bigint NOT NULL
 );
 
 CREATE TABLE laurel.lesson_completions (
@@ -1166,11 +1210,17 @@ ALTER TABLE ONLY laurel.challenges
 ALTER TABLE ONLY laurel.custom_activities
     ADD CONSTRAINT custom_activities_pkey PRIMARY KEY (user_id, id);
 
+ALTER TABLE ONLY laurel.day_scores
+    ADD CONSTRAINT day_scores_pkey PRIMARY KEY (user_id, day, board);
+
 ALTER TABLE ONLY laurel.friendships
     ADD CONSTRAINT friendships_pkey PRIMARY KEY (user_id, friend_id);
 
 ALTER TABLE ONLY laurel.invites
     ADD CONSTRAINT invites_pkey PRIMARY KEY (code);
+
+ALTER TABLE ONLY laurel.leaderboard_opt_outs
+    ADD CONSTRAINT leaderboard_opt_outs_pkey PRIMARY KEY (user_id);
 
 ALTER TABLE ONLY laurel.lesson_completions
     ADD CONSTRAINT lesson_completions_pkey PRIMARY KEY (user_id, id);
@@ -1233,6 +1283,8 @@ ALTER TABLE ONLY laurel.users
     ADD CONSTRAINT users_pkey PRIMARY KEY (id);
 
 CREATE UNIQUE INDEX custom_activities_name ON laurel.custom_activities USING btree (user_id, lower((name COLLATE "und-x-icu")));
+
+CREATE INDEX day_scores_board_day ON laurel.day_scores USING btree (board, day);
 
 CREATE INDEX invites_event_pending ON laurel.invites USING btree (accepted_at) WHERE ((accepted_by IS NOT NULL) AND (NOT event_recorded));
 

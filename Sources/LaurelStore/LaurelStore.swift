@@ -83,6 +83,9 @@ public protocol LaurelStore: Sendable {
     /// Notes that the inviter's `invite` event of `code` is stored.
     func noteInviterEventRecorded(_ code: InviteCode) async throws(StoreError)
 
+    /// A page of a board key, with the asker's entry and the board's size (rules.md, "Friends and leaderboards").
+    func leaderboard(_ query: LeaderboardQuery) async throws(StoreError) -> LeaderboardPage
+
     /// The rarity of each achievement of the running catalog (rules.md, "Rarity"), by id.
     func achievementRarity() async throws(StoreError) -> [String: Double]
 

@@ -19,7 +19,7 @@ let argumentTypes: [String: any (RequestArguments & Hashable).Type] = [
     "TEMPLATE.PUBLISH": TemplatePublishRequest.self, "TEMPLATE.UNPUBLISH": ListingRequest.self,
     "TEMPLATE.INSTALL": TemplateInstallRequest.self, "MARKET": MarketRequest.self,
     "INVITE.CREATE": NoArguments.self, "INVITE.ACCEPT": InviteAcceptRequest.self, "FRIENDS": NoArguments.self,
-    "FRIEND.REMOVE": FriendRemoveRequest.self,
+    "FRIEND.REMOVE": FriendRemoveRequest.self, "LEADERBOARD": LeaderboardRequest.self,
 ]
 
 /// A parser that knows the verbs of protocol version 1.

@@ -41,6 +41,21 @@ import Testing
         #expect(invalidField(#"FRIEND.REMOVE {"user_id":42}"#) == "user_id")
     }
 
+    @Test func leaderboard() {
+        #expect(request(#"LEADERBOARD {"board":"xp"}"#) == AnyHashable(LeaderboardRequest(board: .xp)))
+        #expect(request(#"LEADERBOARD {"board":"activity","activity":"squats","period":"day","key":"2026-11-26","scope":"friends","limit":100,"after":"c"}"#)
+            == AnyHashable(LeaderboardRequest(board: .activity, activity: "squats", period: .day, key: "2026-11-26", scope: .friends, limit: 100, after: "c")))
+        #expect(request(#"LEADERBOARD {"board":"logs","around_me":true,"limit":1}"#)
+            == AnyHashable(LeaderboardRequest(board: .logs, limit: 1, aroundMe: true)))
+        #expect(invalidField("LEADERBOARD") == "board")
+        #expect(invalidField(#"LEADERBOARD {"board":"activity"}"#) == "activity")
+        #expect(invalidField(#"LEADERBOARD {"board":"xp","activity":"squats"}"#) == "activity")
+        #expect(invalidField(#"LEADERBOARD {"board":"xp","period":"year"}"#) == "period")
+        #expect(invalidField(#"LEADERBOARD {"board":"xp","limit":0}"#) == "limit")
+        #expect(invalidField(#"LEADERBOARD {"board":"xp","around_me":true,"after":"c"}"#) == "after")
+        #expect(invalidField(#"LEADERBOARD {"board":"xp","scope":"team"}"#) == "scope")
+    }
+
     @Test func accountDelete() {
         #expect(request(#"ACCOUNT.DELETE {"confirm":"ada"}"#) == AnyHashable(AccountDeleteRequest(confirm: "ada")))
         #expect(invalidField("ACCOUNT.DELETE") == "confirm")

@@ -17,6 +17,8 @@ BEGIN
     DELETE FROM laurel.challenges WHERE user_id = p_user;
     DELETE FROM laurel.listings WHERE author_id = p_user;
     DELETE FROM laurel.friendships WHERE friend_id = p_user;
+    DELETE FROM laurel.day_scores WHERE user_id = p_user;
+    DELETE FROM laurel.leaderboard_opt_outs WHERE user_id = p_user;
     DELETE FROM laurel.invites WHERE inviter_id = p_user OR accepted_by = p_user;
     DELETE FROM laurel.user_names WHERE name_key = (SELECT lower(u.name COLLATE "und-x-icu") FROM laurel.users u WHERE u.id = p_user);
     DELETE FROM laurel.users WHERE id = p_user;

@@ -23,6 +23,8 @@
 --   has_figures, xp ...      the figures after the write (goal_met_week: the Monday of the week last pushed as met)
 --   allowance, allowance_us  the log allowance after the write
 --   snapshot                 the running state after the write (JSON text), when it was recomputed
+--   scores                   board scores to move: [{"day","board","delta"}] (a rise also sets reached_at to
+--                            decided_us)
 --
 -- One row per part, in batch order: 'committed' (with the new version, the last push seq and the new fact's seq),
 -- or, with nothing written for it, 'stale' (the version moved on), 'duplicate' (the fact's id is taken) or
@@ -53,7 +55,7 @@ BEGIN
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
-                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text)
+                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text, scores json)
     ), parts AS (
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
         -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
@@ -147,6 +149,21 @@ BEGIN
         SELECT s.user_id, s.decided_at, s.settings_day, s.settings_zone, s.settings_rest, s.settings_vacation, s.settings_goal,
                s.settings_window, coalesce(s.settings_leaderboards, true)
           FROM stored s WHERE s.settings_zone IS NOT NULL
+    ), opt_outs AS (
+        INSERT INTO laurel.leaderboard_opt_outs (user_id)
+        SELECT s.user_id FROM stored s WHERE s.settings_zone IS NOT NULL AND s.settings_leaderboards IS FALSE
+        ON CONFLICT (user_id) DO NOTHING
+    ), opt_ins AS (
+        DELETE FROM laurel.leaderboard_opt_outs o
+         WHERE o.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.settings_zone IS NOT NULL AND t.settings_leaderboards))
+    ), scores AS (
+        INSERT INTO laurel.day_scores AS k (user_id, day, board, score, reached_at)
+        SELECT s.user_id, x.day, x.board, x.delta, s.decided_at
+          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta integer)
+         WHERE s.scores IS NOT NULL
+        ON CONFLICT (user_id, day, board) DO UPDATE
+           SET score = k.score + EXCLUDED.score,
+               reached_at = CASE WHEN EXCLUDED.score > 0 THEN EXCLUDED.reached_at ELSE k.reached_at END
     ), activities AS (
         INSERT INTO laurel.custom_activities (user_id, id, name, unit, icon, created_at, deleted_at)
         SELECT s.user_id, x.id, x.name, x.unit, x.icon, s.decided_at, CASE WHEN x.deleted THEN s.decided_at END

@@ -44,3 +44,30 @@ public struct AcceptedInvite: Codable, Sendable, Equatable {
 public struct FriendList: Codable, Sendable, Equatable {
     public var friends: [Friend]
 }
+
+/// One user's place on a board (ENTRY).
+public struct LeaderboardEntry: Codable, Sendable, Equatable {
+    public var rank: Int
+    public var user: String
+    public var userID: String
+    public var score: Int
+    public var reachedAt: Date
+    enum CodingKeys: String, CodingKey {
+        case rank, user, score
+        case userID = "user_id"
+        case reachedAt = "reached_at"
+    }
+}
+
+/// LEADERBOARD's answer: a page of a board key, the asking user's entry, the board's size and the next page's cursor.
+public struct LeaderboardPage: Codable, Sendable, Equatable {
+    public var board: String
+    public var activity: String?
+    public var period: String
+    public var key: String
+    public var scope: String
+    public var entries: [LeaderboardEntry]
+    public var me: LeaderboardEntry?
+    public var total: Int
+    public var next: String?
+}

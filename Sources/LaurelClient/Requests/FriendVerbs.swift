@@ -35,3 +35,38 @@ extension Verb {
         public init(userID: String) { self.userID = userID }
     }
 }
+
+// Boards.
+extension Verb {
+    /// `LEADERBOARD`: a page of a board (`xp`, `logs`, `activity` with `activity`, `challenges`) over a `day`, `week`,
+    /// `month` or `all`, global or among friends.
+    public struct Leaderboard: LaurelRequest {
+        public static let verb = "LEADERBOARD"
+        public typealias Answer = LeaderboardPage
+        public var board: String
+        public var activity: String?
+        public var period: String?
+        public var key: String?
+        public var scope: String?
+        public var limit: Int?
+        public var after: String?
+        public var aroundMe: Bool?
+        enum CodingKeys: String, CodingKey {
+            case board, activity, period, key, scope, limit, after
+            case aroundMe = "around_me"
+        }
+        public init(
+            board: String, activity: String? = nil, period: String? = nil, key: String? = nil, scope: String? = nil, limit: Int? = nil,
+            after: String? = nil, aroundMe: Bool? = nil
+        ) {
+            self.board = board
+            self.activity = activity
+            self.period = period
+            self.key = key
+            self.scope = scope
+            self.limit = limit
+            self.after = after
+            self.aroundMe = aroundMe
+        }
+    }
+}

@@ -14,7 +14,7 @@ public enum Verb {
             Presets.self, Templates.self, CreateTemplate.self, CreateTemplateForEachActivity.self, UpdateTemplate.self,
             DeleteTemplate.self, ExportTemplates.self, ImportTemplates.self,
             PublishTemplate.self, UnpublishTemplate.self, InstallTemplate.self, Market.self,
-            CreateInvite.self, AcceptInvite.self, Friends.self, RemoveFriend.self,
+            CreateInvite.self, AcceptInvite.self, Friends.self, RemoveFriend.self, Leaderboard.self,
             ExportAccount.self, DeleteAccount.self,
         ]
     }

@@ -23,6 +23,17 @@ public enum LeaderboardPeriod: String, CaseIterable, Sendable, Hashable {
         }
     }
 
+    /// The local days of the period whose key is `key`; nil for `all` (every day) or a key of another shape.
+    public func days(ofKey key: String) -> ClosedRange<LocalDay>? {
+        guard let last = lastDay(ofKey: key) else { return nil }
+        switch self {
+        case .day: return last...last
+        case .week: return last.adding(days: -6)...last
+        case .month: return LocalDay(year: last.year, month: last.month, day: 1).map { $0...last }
+        case .all: return nil
+        }
+    }
+
     /// How far back a board can be read: keys of periods that end within this many days.
     public static let readableDays = 90
 

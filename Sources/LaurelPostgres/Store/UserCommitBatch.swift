@@ -100,6 +100,18 @@ enum UserCommitBatch {
             json.field("allowance_us", PostgresTimestamp.microseconds(at))
         }
         json.field("snapshot", ifPresent: commit.snapshot)
+        if !writes.scores.isEmpty {
+            json.key("scores")
+            json.beginArray()
+            for change in writes.scores.days {
+                json.beginObject()
+                json.field("day", change.day.description)
+                json.field("board", change.board.description)
+                json.field("delta", change.delta)
+                json.endObject()
+            }
+            json.endArray()
+        }
         json.endObject()
     }
 

@@ -48,6 +48,7 @@ enum VerbTable {
         .user("INVITE.ACCEPT", InviteAcceptRequest.self, .writes, FriendRequests.acceptInvite),
         .user("FRIENDS", .reads, FriendRequests.friends),
         .user("FRIEND.REMOVE", FriendRemoveRequest.self, .writes, FriendRequests.removeFriend),
+        .user("LEADERBOARD", LeaderboardRequest.self, .reads, LeaderboardRequests.leaderboard),
 
         .user("ACCOUNT.EXPORT", .reads, AccountRequests.export),
         .user("ACCOUNT.DELETE", AccountDeleteRequest.self, .writes, AccountRequests.delete),

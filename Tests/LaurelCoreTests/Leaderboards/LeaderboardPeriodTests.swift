@@ -19,6 +19,13 @@ import Testing
         #expect(LeaderboardPeriod.week.lastDay(ofKey: "2026-11") == nil)
     }
 
+    @Test func daysOfAKey() {
+        #expect(LeaderboardPeriod.day.days(ofKey: "2026-11-26") == day...day)
+        #expect(LeaderboardPeriod.week.days(ofKey: "2026-W48") == LocalDay(year: 2026, month: 11, day: 23)!...LocalDay(year: 2026, month: 11, day: 29)!)
+        #expect(LeaderboardPeriod.month.days(ofKey: "2026-02") == LocalDay(year: 2026, month: 2, day: 1)!...LocalDay(year: 2026, month: 2, day: 28)!)
+        #expect(LeaderboardPeriod.all.days(ofKey: "all") == nil)
+    }
+
     @Test func readableKeysAreTheCurrentOneAndThoseEndedWithinNinetyDays() {
         #expect(LeaderboardPeriod.week.isReadable(key: "2026-W48", today: day))
         #expect(LeaderboardPeriod.day.isReadable(key: "2026-08-28", today: day))  // ended 90 days ago

@@ -168,6 +168,8 @@ import Testing
             #expect(accepted.friend.user == owner.name && accepted.friend.level >= 1)
             let friends = try await send(Verb.Friends())
             #expect(friends.friends.map(\.user) == [installer.name])
+            let board = try await send(Verb.Leaderboard(board: "logs", period: "all", scope: "friends"))
+            #expect(board.me?.user == owner.name && board.entries.first?.rank == 1 && board.total >= 1)
             _ = try await send(Verb.RemoveFriend(userID: friends.friends[0].userID))
             #expect(try await otherSend(Verb.Friends()).friends.isEmpty)
 

@@ -13,7 +13,7 @@ import Testing
         "TRIAL.START", "PRESETS", "TEMPLATES", "TEMPLATE.CREATE", "TEMPLATE.UPDATE", "TEMPLATE.DELETE", "TEMPLATE.EXPORT",
         "TEMPLATE.IMPORT", "ACCOUNT.EXPORT", "ACCOUNT.DELETE", "NOTIFICATIONS",
         "TEMPLATE.PUBLISH", "TEMPLATE.UNPUBLISH", "TEMPLATE.INSTALL", "MARKET",
-        "INVITE.CREATE", "INVITE.ACCEPT", "FRIENDS", "FRIEND.REMOVE",
+        "INVITE.CREATE", "INVITE.ACCEPT", "FRIENDS", "FRIEND.REMOVE", "LEADERBOARD",
     ]
 
     @Test func everyVerbHasExactlyOneRow() {
@@ -34,7 +34,7 @@ import Testing
     @Test func verbsThatOnlyReadNeverTakeTheUsersTurn() {
         let reading: Set<String> = [
             "ACTIVITIES", "LOGS", "ACHIEVEMENTS", "ACHIEVEMENT", "PROFILE", "NOTIFICATIONS", "SUBSCRIPTION",
-            "PRESETS", "TEMPLATES", "TEMPLATE.EXPORT", "ACCOUNT.EXPORT", "MARKET", "FRIENDS",
+            "PRESETS", "TEMPLATES", "TEMPLATE.EXPORT", "ACCOUNT.EXPORT", "MARKET", "FRIENDS", "LEADERBOARD",
         ]
         #expect(Set(VerbTable.routes.filter { $0.access == .user && $0.effect == .reads }.map(\.verb)) == reading)
     }

@@ -21,8 +21,10 @@ extension PostgresStore {
     /// The board as one row per user with a score above 0: global (less those who opted out), or only the asker and
     /// the asker's friends. Parameters: $1 board, $2 and $3 the first and last day, and $4 the asker among friends.
     private static func board(_ query: LeaderboardQuery) -> String {
+        // Among friends, one set of ids (not `user_id = $4 OR user_id IN (...)`, which PostgreSQL answers by reading the
+        // whole board): the day rows are then found by their key, a few hundred users' at most.
         let scope = query.friendsOnly
-            ? "AND (d.user_id = $4::bigint OR d.user_id IN (SELECT f.friend_id FROM laurel.friendships f WHERE f.user_id = $4::bigint))"
+            ? "AND d.user_id IN (SELECT $4::bigint UNION ALL SELECT f.friend_id FROM laurel.friendships f WHERE f.user_id = $4::bigint)"
             : "AND NOT EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = d.user_id)"
         return """
             board AS (

@@ -9,9 +9,20 @@ CREATE FUNCTION laurel.accept_invite(p_user bigint, p_code text, p_inviter bigin
     AS $$
 DECLARE
     open_inviter bigint;
+    locked integer;
     user_version bigint;
     inviter_version bigint;
 BEGIN
+    IF p_inviter = p_user THEN
+        RETURN QUERY SELECT 'own_code', NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    WITH held AS (SELECT g.user_id FROM laurel.progress g WHERE g.user_id IN (p_user, p_inviter) ORDER BY g.user_id FOR UPDATE)
+    SELECT count(*) INTO locked FROM held;
+    IF locked < 2 THEN
+        RETURN QUERY SELECT 'not_found', NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
     SELECT i.inviter_id INTO open_inviter FROM laurel.invites i
      WHERE i.code = p_code AND i.accepted_by IS NULL AND i.expires_at > p_now
        FOR UPDATE;
@@ -19,11 +30,6 @@ BEGIN
         RETURN QUERY SELECT 'not_found', NULL::bigint, NULL::bigint;
         RETURN;
     END IF;
-    IF open_inviter = p_user THEN
-        RETURN QUERY SELECT 'own_code', NULL::bigint, NULL::bigint;
-        RETURN;
-    END IF;
-    PERFORM 1 FROM laurel.progress g WHERE g.user_id IN (p_user, p_inviter) ORDER BY g.user_id FOR UPDATE;
     IF EXISTS (SELECT 1 FROM laurel.friendships f WHERE f.user_id = p_user AND f.friend_id = p_inviter) THEN
         RETURN QUERY SELECT 'already_friends', NULL::bigint, NULL::bigint;
         RETURN;
@@ -315,7 +321,9 @@ BEGIN
     DELETE FROM laurel.pushes WHERE user_id = p_user;
     DELETE FROM laurel.challenges WHERE user_id = p_user;
     DELETE FROM laurel.listings WHERE author_id = p_user;
-    DELETE FROM laurel.friendships WHERE friend_id = p_user;
+    -- The friends' sides, by their keys (a friendship is stored on both sides).
+    DELETE FROM laurel.friendships
+     WHERE (user_id, friend_id) IN (SELECT f.friend_id, f.user_id FROM laurel.friendships f WHERE f.user_id = p_user);
     DELETE FROM laurel.day_scores WHERE user_id = p_user;
     DELETE FROM laurel.leaderboard_opt_outs WHERE user_id = p_user;
     DELETE FROM laurel.invites WHERE inviter_id = p_user OR accepted_by = p_user;
@@ -368,7 +376,7 @@ CREATE FUNCTION laurel.issue_token(name text) RETURNS text
     SELECT laurel.new_token(laurel.user_id_of(name));
 $$;
 
-CREATE FUNCTION laurel.leaderboard(p_board text, p_from date, p_to date, p_limit integer DEFAULT 100) RETURNS TABLE(rank bigint, user_id bigint, name text, score bigint, reached_at timestamp with time zone)
+CREATE FUNCTION laurel.leaderboard(p_board text, p_from date, p_to date, p_limit integer DEFAULT 100) RETURNS TABLE(rank bigint, user_id bigint, name text, score numeric, reached_at timestamp with time zone)
     LANGUAGE sql STABLE
     AS $$
     SELECT row_number() OVER (ORDER BY b.score DESC, b.reached_at, b.user_id), b.user_id, u.name, b.score, b.reached_at
@@ -588,7 +596,7 @@ BEGIN
     ), scores AS (
         INSERT INTO laurel.day_scores AS k (user_id, day, board, score, reached_at)
         SELECT s.user_id, x.day, x.board, x.delta, s.decided_at
-          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta integer)
+          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta bigint)
          WHERE s.scores IS NOT NULL
         ON CONFLICT (user_id, day, board) DO UPDATE
            SET score = k.score + EXCLUDED.score,
@@ -886,7 +894,7 @@ CREATE TABLE laurel.day_scores (
     user_id bigint NOT NULL,
     day date NOT NULL,
     board text NOT NULL,
-    score integer NOT NULL,
+    score bigint NOT NULL,
     reached_at timestamp with time zone NOT NULL
 )
 WITH (fillfactor='80');
@@ -1285,6 +1293,10 @@ ALTER TABLE ONLY laurel.users
 CREATE UNIQUE INDEX custom_activities_name ON laurel.custom_activities USING btree (user_id, lower((name COLLATE "und-x-icu")));
 
 CREATE INDEX day_scores_board_day ON laurel.day_scores USING btree (board, day);
+
+CREATE INDEX invites_by_acceptor ON laurel.invites USING btree (accepted_by) WHERE (accepted_by IS NOT NULL);
+
+CREATE INDEX invites_by_inviter ON laurel.invites USING btree (inviter_id);
 
 CREATE INDEX invites_event_pending ON laurel.invites USING btree (accepted_at) WHERE ((accepted_by IS NOT NULL) AND (NOT event_recorded));
 

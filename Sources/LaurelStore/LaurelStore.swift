@@ -83,6 +83,9 @@ public protocol LaurelStore: Sendable {
     /// Notes that the inviter's `invite` event of `code` is stored.
     func noteInviterEventRecorded(_ code: InviteCode) async throws(StoreError)
 
+    /// Deletes the codes that expired unused before `before`.
+    func forgetInvites(expiredBefore before: Date) async throws(StoreError)
+
     /// A page of a board key, with the asker's entry and the board's size (rules.md, "Friends and leaderboards").
     func leaderboard(_ query: LeaderboardQuery) async throws(StoreError) -> LeaderboardPage
 

@@ -6,7 +6,9 @@
 --   'own_code'         the user's own code,
 --   'already_friends',
 --   'too_large'        either side has `p_max_friends` friends already.
--- Both users' progress row locks are taken, in id order, so that two acceptances cannot both pass a count.
+-- Both users' progress row locks are taken first, in id order, as every writer of a user takes them (an account's
+-- deletion too, before it deletes the user's codes): two acceptances cannot both pass a count, and nothing waits
+-- for a lock in the other order. A user whose row is gone (deleted meanwhile) makes the code `not_found`.
 CREATE OR REPLACE FUNCTION laurel.accept_invite(
     p_user bigint, p_code text, p_inviter bigint, p_now timestamptz, p_max_friends integer,
     p_push_to_user json, p_push_to_inviter json
@@ -14,9 +16,20 @@ CREATE OR REPLACE FUNCTION laurel.accept_invite(
 LANGUAGE plpgsql AS $$
 DECLARE
     open_inviter bigint;
+    locked integer;
     user_version bigint;
     inviter_version bigint;
 BEGIN
+    IF p_inviter = p_user THEN
+        RETURN QUERY SELECT 'own_code', NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
+    WITH held AS (SELECT g.user_id FROM laurel.progress g WHERE g.user_id IN (p_user, p_inviter) ORDER BY g.user_id FOR UPDATE)
+    SELECT count(*) INTO locked FROM held;
+    IF locked < 2 THEN
+        RETURN QUERY SELECT 'not_found', NULL::bigint, NULL::bigint;
+        RETURN;
+    END IF;
     SELECT i.inviter_id INTO open_inviter FROM laurel.invites i
      WHERE i.code = p_code AND i.accepted_by IS NULL AND i.expires_at > p_now
        FOR UPDATE;
@@ -24,11 +37,6 @@ BEGIN
         RETURN QUERY SELECT 'not_found', NULL::bigint, NULL::bigint;
         RETURN;
     END IF;
-    IF open_inviter = p_user THEN
-        RETURN QUERY SELECT 'own_code', NULL::bigint, NULL::bigint;
-        RETURN;
-    END IF;
-    PERFORM 1 FROM laurel.progress g WHERE g.user_id IN (p_user, p_inviter) ORDER BY g.user_id FOR UPDATE;
     IF EXISTS (SELECT 1 FROM laurel.friendships f WHERE f.user_id = p_user AND f.friend_id = p_inviter) THEN
         RETURN QUERY SELECT 'already_friends', NULL::bigint, NULL::bigint;
         RETURN;

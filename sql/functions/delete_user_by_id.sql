@@ -16,7 +16,9 @@ BEGIN
     DELETE FROM laurel.pushes WHERE user_id = p_user;
     DELETE FROM laurel.challenges WHERE user_id = p_user;
     DELETE FROM laurel.listings WHERE author_id = p_user;
-    DELETE FROM laurel.friendships WHERE friend_id = p_user;
+    -- The friends' sides, by their keys (a friendship is stored on both sides).
+    DELETE FROM laurel.friendships
+     WHERE (user_id, friend_id) IN (SELECT f.friend_id, f.user_id FROM laurel.friendships f WHERE f.user_id = p_user);
     DELETE FROM laurel.day_scores WHERE user_id = p_user;
     DELETE FROM laurel.leaderboard_opt_outs WHERE user_id = p_user;
     DELETE FROM laurel.invites WHERE inviter_id = p_user OR accepted_by = p_user;

@@ -3,7 +3,7 @@
 -- range for all time). Users who opted out are left out.
 --   SELECT * FROM laurel.leaderboard('xp', '2026-11-23', '2026-11-29');
 CREATE OR REPLACE FUNCTION laurel.leaderboard(p_board text, p_from date, p_to date, p_limit integer DEFAULT 100)
-RETURNS TABLE (rank bigint, user_id bigint, name text, score bigint, reached_at timestamptz)
+RETURNS TABLE (rank bigint, user_id bigint, name text, score numeric, reached_at timestamptz)
 LANGUAGE sql STABLE AS $$
     SELECT row_number() OVER (ORDER BY b.score DESC, b.reached_at, b.user_id), b.user_id, u.name, b.score, b.reached_at
       FROM (SELECT d.user_id, sum(d.score) AS score, max(d.reached_at) FILTER (WHERE d.score > 0) AS reached_at

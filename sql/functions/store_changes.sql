@@ -159,7 +159,7 @@ BEGIN
     ), scores AS (
         INSERT INTO laurel.day_scores AS k (user_id, day, board, score, reached_at)
         SELECT s.user_id, x.day, x.board, x.delta, s.decided_at
-          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta integer)
+          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta bigint)
          WHERE s.scores IS NOT NULL
         ON CONFLICT (user_id, day, board) DO UPDATE
            SET score = k.score + EXCLUDED.score,

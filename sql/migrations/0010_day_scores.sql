@@ -7,7 +7,7 @@ CREATE TABLE laurel.day_scores (
     user_id     bigint       NOT NULL,
     day         date         NOT NULL,
     board       text         NOT NULL,
-    score       integer      NOT NULL,
+    score       bigint       NOT NULL,
     reached_at  timestamptz  NOT NULL,
     PRIMARY KEY (user_id, day, board)
 ) WITH (fillfactor = 80);
@@ -18,3 +18,12 @@ CREATE INDEX day_scores_board_day ON laurel.day_scores (board, day);
 CREATE TABLE laurel.leaderboard_opt_outs (
     user_id  bigint  PRIMARY KEY
 );
+INSERT INTO laurel.leaderboard_opt_outs (user_id)
+SELECT latest.user_id
+  FROM (SELECT DISTINCT ON (s.user_id) s.user_id, s.leaderboards FROM laurel.settings s ORDER BY s.user_id, s.id DESC) latest
+ WHERE NOT latest.leaderboards;
+
+-- Accounts are deleted and invites looked up by either user: plain indexes (the open codes' partial index serves only
+-- the count of a user's open codes).
+CREATE INDEX invites_by_inviter ON laurel.invites (inviter_id);
+CREATE INDEX invites_by_acceptor ON laurel.invites (accepted_by) WHERE accepted_by IS NOT NULL;

@@ -131,6 +131,18 @@ extension PostgresStore {
         }
     }
 
+    public func forgetInvites(expiredBefore before: Date) async throws(StoreError) {
+        do {
+            _ = try await pool.withConnection { connection in
+                try connection.execute(
+                    "DELETE FROM laurel.invites WHERE accepted_by IS NULL AND expires_at < \(PostgresTimestamp.parameter(1))",
+                    [.int(PostgresTimestamp.microseconds(before))])
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
     /// What friends see of each of `users` that exists, by id (laurel.friend_figures).
     static func friendFigures(of users: [UserID], on connection: PostgresConnection) throws -> [UserID: FriendFigures] {
         guard !users.isEmpty else { return [:] }

@@ -28,7 +28,7 @@ extension PostgresStore {
             : "AND NOT EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = d.user_id)"
         return """
             board AS (
-                SELECT d.user_id, sum(d.score)::integer AS score, max(d.reached_at) FILTER (WHERE d.score > 0) AS reached_at
+                SELECT d.user_id, sum(d.score) AS score, max(d.reached_at) FILTER (WHERE d.score > 0) AS reached_at
                   FROM laurel.day_scores d
                  WHERE d.board = $1::text AND d.day BETWEEN $2::date AND $3::date \(scope)
                  GROUP BY d.user_id HAVING sum(d.score) > 0)
@@ -75,7 +75,7 @@ extension PostgresStore {
         case .after(let cursor):
             let (score, reached, user) = (parameters.count + 1, parameters.count + 2, parameters.count + 3)
             after = """
-                 WHERE b.score < $\(score)::integer OR (b.score = $\(score)::integer AND (b.reached_at > \(PostgresTimestamp.parameter(reached))
+                 WHERE b.score < $\(score)::bigint OR (b.score = $\(score)::bigint AND (b.reached_at > \(PostgresTimestamp.parameter(reached))
                        OR (b.reached_at = \(PostgresTimestamp.parameter(reached)) AND b.user_id > $\(user)::bigint)))
                 """
             parameters += [.int(cursor.score), .int(cursor.reachedMicroseconds), .int(Int(cursor.user.rawValue))]

@@ -37,9 +37,23 @@ struct InviterEvent {
 
     /// Records the events of acceptances older than `ServerConfiguration.interruptedInviteEventInterval` that are still
     /// without one (their server stopped in between), oldest first.
+    /// An acceptance older than the backfill window can no longer be reported (its `at` is too far back): it is noted
+    /// as done with a warning rather than tried for ever in front of younger ones. Open codes that expired more than a
+    /// week ago are forgotten on the way.
     func finishInterrupted(at now: Date) async throws {
         let grace = services.configuration.interruptedInviteEventInterval.inSeconds
         let waiting = try await services.store.invitesAwaitingInviterEvent(acceptedBefore: now.addingTimeInterval(-grace), limit: 100)
-        for invite in waiting { await record(invite) }
+        let oldest = now.addingTimeInterval(-services.configuration.logTimePolicy.backfillWindow)
+        for invite in waiting {
+            guard invite.acceptedAt > oldest else {
+                services.logger.warning(
+                    "an inviter's invite event is older than the backfill window and is not recorded",
+                    metadata: ["user": "\(invite.inviter.id)", "code": "\(invite.code)"])
+                try await services.store.noteInviterEventRecorded(invite.code)
+                continue
+            }
+            await record(invite)
+        }
+        try await services.store.forgetInvites(expiredBefore: now.addingTimeInterval(-InviteCode.validity))
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelPostgres
+import LaurelProtocol
+import LaurelServer
+import Testing
+
+/// The boards the server keeps are the boards recomputed from what it stored: after a history of logs of today and
+/// backfilled ones, a deletion, unlocks, challenges and a move across the date line, every key's score summed from
+/// `laurel.day_scores` equals `BoardScores.recompute` over the live logs, the unlocks, the completed challenges and the
+/// zone history read back with plain SQL; and all-time XP is the XP PROFILE shows.
+@Suite struct BoardRecomputationTests {
+    @Test func storedBoardsEqualARecomputationFromTheStoredFacts() async throws {
+        let user = try await LaurelTestDatabase.createUser("recomputed", timeZone: "Pacific/Kiritimati")
+        try await TestServer.run(challenges: true) { port in
+            let client = try await PushRecorder.authenticated(port: port, token: user.token)
+            let now = Date()
+            Engine.ok(try await client.request("CHALLENGES"))
+            for (index, activity) in ["squats", "pushups", "lunges", "plank", "squats", "pushups"].enumerated() {
+                Engine.ok(try await client.request("LOG", Engine.log(activity, amount: 5 + index * 7, id: "today-\(index)")))
+            }
+            for back in [1, 2, 2, 6, 13, 27] {
+                Engine.ok(try await client.request("LOG", Engine.log("squats", amount: back * 3, at: now.addingTimeInterval(-Double(back) * 86_400),
+                                                                        id: "back-\(back)-\(UUID().uuidString.prefix(4))")))
+            }
+            Engine.ok(try await client.request("LOG.DELETE", ["id": "today-1"]))
+            // Across the date line: later facts, unlocks and completions fall on Pago Pago's days.
+            Engine.ok(try await client.request("SETTINGS", ["time_zone": "Pacific/Pago_Pago"]))
+            for index in 0..<4 { Engine.ok(try await client.request("LOG", Engine.log("plank", amount: 30, id: "west-\(index)"))) }
+            Engine.ok(try await client.request("LOG", Engine.log("lunges", amount: 9, at: now.addingTimeInterval(-3 * 86_400), id: "west-back")))
+            Engine.ok(try await client.request("CHALLENGES"))
+
+            let (stored, recomputed) = try await Self.boards(of: user)
+            let difference = Set(stored.keys).union(recomputed.keys).filter { stored[$0] != recomputed[$0] }
+                .map { "\($0.board) \($0.key): stored \(stored[$0] ?? 0), recomputed \(recomputed[$0] ?? 0)" }.sorted()
+            #expect(difference.isEmpty, "\(difference)")
+            #expect(stored.count > 40, "the history reaches many keys: \(stored.count)")
+            let xp = Engine.ok(try await client.request("PROFILE"))["xp"]?.intValue
+            #expect(stored[BoardKey(board: .xp, period: .all, key: "all")] == xp)
+        }
+    }
+
+    /// Every key's score as stored (day rows summed into their keys), and as recomputed from the stored facts.
+    static func boards(of user: TestUser) async throws -> (stored: [BoardKey: Int], recomputed: [BoardKey: Int]) {
+        let catalog = try ShippedCatalogs.load("standfit")
+        let id = PostgresValue.int(Int(user.id.rawValue))
+        return try await LaurelTestDatabase.admin().transaction { connection in
+            func date(_ row: PostgresRow, _ column: String) throws -> Date { Date(timeIntervalSince1970: Double(try row.int(column)) / 1_000_000) }
+            let logs = try connection.query(
+                """
+                SELECT id, activity_id, amount, (extract(epoch FROM at) * 1000000)::bigint AS at_us, to_char(day, 'YYYY-MM-DD') AS day, local_hour
+                  FROM laurel.logs WHERE user_id = $1::bigint AND deleted_at IS NULL
+                """, [id]
+            ).map { row in
+                LoggedFact(id: try row.string("id"), activity: try row.string("activity_id"), amount: try row.int("amount"),
+                           at: try date(row, "at_us"), day: LocalDay(try row.string("day"))!, localHour: try row.int("local_hour"))
+            }
+            var settings = StreakSettingsHistory()
+            var zone = "UTC"
+            for row in try connection.query(
+                "SELECT time_zone, (extract(epoch FROM changed_at) * 1000000)::bigint AS changed_us FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id",
+                [id])
+            {
+                zone = try row.string("time_zone")
+                settings.setZone(zone, from: try date(row, "changed_us"))
+            }
+            let listed = Set(catalog.achievements.map(\.id))
+            let unlocks = try connection.query(
+                "SELECT achievement_id, (extract(epoch FROM unlocked_at) * 1000000)::bigint AS at_us FROM laurel.unlocks WHERE user_id = $1::bigint", [id]
+            ).filter { listed.contains(try $0.string("achievement_id")) }.map { try date($0, "at_us") }
+            let challenges = try connection.query(
+                """
+                SELECT xp, (extract(epoch FROM completed_at) * 1000000)::bigint AS at_us
+                  FROM laurel.challenges WHERE user_id = $1::bigint AND completed_at IS NOT NULL
+                """, [id]
+            ).map { (at: try date($0, "at_us"), xp: try $0.int("xp")) }
+            var facts = ProgressFacts()
+            facts.logs = logs
+            let recomputed = BoardScores.recompute(
+                facts: facts, unlocks: unlocks, completedChallenges: challenges, settings: settings, zone: TimeZone(identifier: zone)!,
+                builtInActivities: Set(catalog.activities.map(\.id)))
+            var stored: [BoardKey: Int] = [:]
+            for row in try connection.query(
+                "SELECT to_char(day, 'YYYY-MM-DD') AS day, board, score FROM laurel.day_scores WHERE user_id = $1::bigint", [id])
+            {
+                guard let board = LeaderboardBoard(try row.string("board")) else { continue }
+                for key in BoardKey.keys(of: board, on: LocalDay(try row.string("day"))!) { stored[key, default: 0] += try row.int("score") }
+            }
+            return (stored.filter { $0.value != 0 }, recomputed)
+        }
+    }
+}

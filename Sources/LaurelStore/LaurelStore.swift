@@ -89,6 +89,15 @@ public protocol LaurelStore: Sendable {
     /// A page of a board key, with the asker's entry and the board's size (rules.md, "Friends and leaderboards").
     func leaderboard(_ query: LeaderboardQuery) async throws(StoreError) -> LeaderboardPage
 
+    /// Up to `limit` user ids after `after` (nil: from the first), in id order: how an operator's command visits
+    /// every user a page at a time.
+    func userIDs(after: UserID?, limit: Int) async throws(StoreError) -> [UserID]
+
+    /// Rewrites the user's day scores with what `compute` makes of the user's stored state, read under the user's
+    /// lock in the same transaction (no write of the user comes between). Returns the rows written; 0 for an unknown
+    /// user.
+    func refillDayScores(of user: UserID, _ compute: @escaping @Sendable (any UserReader) throws -> [BoardScores.DayScore]) async throws -> Int
+
     /// The rarity of each achievement of the running catalog (rules.md, "Rarity"), by id.
     func achievementRarity() async throws(StoreError) -> [String: Double]
 

@@ -26,6 +26,8 @@ public protocol UserReader {
     func facts(after seqs: FactSeqs) throws -> (facts: ProgressFacts, newest: FactSeqs)
     /// The stored challenges of a period, in slot order (empty when none were chosen).
     func challenges(of period: ChallengeBook.Period) throws -> [StoredChallenge]
+    /// When each completed challenge of any period was completed, and its XP (the boards' recomputation).
+    func completedChallenges() throws -> [(at: Date, xp: Int)]
     /// The fact stored under an idempotency key, if any.
     func storedFact(_ kind: FactKind, id: String) throws -> StoredFact?
     /// A log by id, deleted ones included.

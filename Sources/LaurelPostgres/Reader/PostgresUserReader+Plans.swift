@@ -60,6 +60,15 @@ extension PostgresUserReader {
         }
     }
 
+    func completedChallenges() throws -> [(at: Date, xp: Int)] {
+        try connection.query(
+            """
+            SELECT xp, \(PostgresTimestamp.column("completed_at", as: "completed_us"))
+              FROM laurel.challenges WHERE user_id = $1::bigint AND completed_at IS NOT NULL
+            """, [userParameter]
+        ).map { (at: PostgresTimestamp.date(microseconds: try $0.int("completed_us")), xp: try $0.int("xp")) }
+    }
+
     func challenges(of period: ChallengeBook.Period) throws -> [StoredChallenge] {
         try connection.query(
             """

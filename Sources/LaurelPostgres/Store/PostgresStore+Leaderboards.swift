@@ -1,5 +1,6 @@
 import Foundation
 import LaurelCore
+import LaurelJSON
 import LaurelStore
 
 /// Boards read from `laurel.day_scores`: a key's score is the sum of its local days' (all of them for `all`), its
@@ -103,5 +104,46 @@ extension PostgresStore {
         }
         let next = entries.last.flatMap { $0.rank < total ? $0.cursor : nil }
         return LeaderboardPage(entries: entries, me: me, total: total, next: next)
+    }
+}
+
+/// Refilling day scores from a recomputation (`laurel boards refill`).
+extension PostgresStore {
+    public func userIDs(after: UserID?, limit: Int) async throws(StoreError) -> [UserID] {
+        do {
+            return try await pool.withConnection { connection in
+                try connection.query(
+                    "SELECT id FROM laurel.users WHERE id > $1::bigint ORDER BY id LIMIT $2::bigint",
+                    [.int(Int(after?.rawValue ?? Int64.min)), .int(limit)]
+                ).map { UserID(Int64(try $0.int("id"))) }
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    public func refillDayScores(of user: UserID, _ compute: @escaping @Sendable (any UserReader) throws -> [BoardScores.DayScore]) async throws -> Int {
+        do {
+            return try await pool.transaction { connection in
+                let id = PostgresValue.int(Int(user.rawValue))
+                guard try connection.query("SELECT 1 FROM laurel.progress WHERE user_id = $1::bigint FOR UPDATE", [id]).first != nil else { return 0 }
+                let days = try compute(PostgresUserReader(connection: connection, user: user))
+                _ = try connection.execute("DELETE FROM laurel.day_scores WHERE user_id = $1::bigint", [id])
+                guard !days.isEmpty else { return 0 }
+                func array(_ values: [String]) -> PostgresValue { .text(JSONValue.array(values.map(JSONValue.string)).serialized()) }
+                return try connection.execute(
+                    """
+                    INSERT INTO laurel.day_scores (user_id, day, board, score, reached_at)
+                    SELECT $1::bigint, x.day, x.board, x.score, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
+                      FROM json_to_recordset($2::json) AS x(day date, board text, score bigint, reached_us bigint)
+                    """,
+                    [id, .text(JSONValue.array(days.map { day in
+                        ["day": .string(day.day.description), "board": .string(day.board.description), "score": .int(day.score),
+                         "reached_us": .int(PostgresTimestamp.microseconds(day.reachedAt))]
+                    }).serialized())])
+            }
+        } catch {
+            throw StoreError(error)
+        }
     }
 }

@@ -38,6 +38,18 @@ import Testing
             #expect(stored.count > 40, "the history reaches many keys: \(stored.count)")
             let xp = Engine.ok(try await client.request("PROFILE"))["xp"]?.intValue
             #expect(stored[BoardKey(board: .xp, period: .all, key: "all")] == xp)
+
+            // As a database from before the boards has it: no day scores. `laurel boards refill` (BoardRefill) writes
+            // them again from the stored facts, the same scores in every key.
+            try await LaurelTestDatabase.scalar("DELETE FROM laurel.day_scores WHERE user_id = $1::bigint", [.text(user.id.description)])
+            #expect(try await Self.boards(of: user).stored.isEmpty)
+            let refill = BoardRefill(store: PostgresStore(pool: try await LaurelTestDatabase.admin()), rules: Rulebook(catalog: try ShippedCatalogs.load("standfit")))
+            #expect(try await refill.refill(user.id, now: Date()) > 0)
+            let (refilled, _) = try await Self.boards(of: user)
+            #expect(refilled == stored)
+            // The boards read the refilled rows as they read the kept ones.
+            let all = Engine.ok(try await client.request("LEADERBOARD", ["board": "xp", "period": "all", "scope": "friends"]))
+            #expect(all["me"]?["score"]?.intValue == xp)
         }
     }
 

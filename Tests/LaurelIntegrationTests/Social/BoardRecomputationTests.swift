@@ -4,6 +4,7 @@ import LaurelJSON
 import LaurelPostgres
 import LaurelProtocol
 import LaurelServer
+import LaurelTestSupport
 import Testing
 
 /// The boards the server keeps are the boards recomputed from what it stored: after a history of logs of today and
@@ -50,6 +51,42 @@ import Testing
             // The boards read the refilled rows as they read the kept ones.
             let all = Engine.ok(try await client.request("LEADERBOARD", ["board": "xp", "period": "all", "scope": "friends"]))
             #expect(all["me"]?["score"]?.intValue == xp)
+        }
+    }
+
+    /// Random histories through the server and PostgreSQL: logs of today and backfilled up to 29 days, deletions, zone
+    /// moves across the date line, days' challenges; after each history the stored boards equal the recomputation.
+    @Test(arguments: 0..<4)
+    func randomHistoriesKeepBoardsEqualToTheirRecomputation(seed: Int) async throws {
+        let zones = ["Pacific/Kiritimati", "Pacific/Pago_Pago", "Asia/Kathmandu", "America/St_Johns", "UTC"]
+        let user = try await LaurelTestDatabase.createUser("random-boards", timeZone: zones[seed % zones.count])
+        try await TestServer.run(challenges: true) { port in
+            var random = SeededRandom(seed: UInt64(1000 + seed))
+            let client = try await PushRecorder.authenticated(port: port, token: user.token)
+            let activities = ["squats", "pushups", "lunges", "plank"]
+            var live: [String] = []
+            for step in 0..<60 {
+                switch random.below(10) {
+                case 0..<6:
+                    let back = random.below(3) == 0 ? Double(random.below(29 * 24)) * 3600 : 0
+                    let id = "r\(seed)-\(step)"
+                    let answer = try await client.request("LOG", Engine.log(
+                        activities[random.below(activities.count)], amount: 1 + random.below(80), at: back > 0 ? Date().addingTimeInterval(-back) : nil, id: id))
+                    if answer.kind == "OK" { live.append(id) }
+                case 6, 7:
+                    if !live.isEmpty { Engine.ok(try await client.request("LOG.DELETE", ["id": .string(live.remove(at: random.below(live.count)))])) }
+                case 8:
+                    Engine.ok(try await client.request("SETTINGS", ["time_zone": .string(zones[random.below(zones.count)])]))
+                default:
+                    Engine.ok(try await client.request("CHALLENGES"))
+                }
+            }
+            let (stored, recomputed) = try await Self.boards(of: user)
+            let difference = Set(stored.keys).union(recomputed.keys).filter { stored[$0] != recomputed[$0] }
+                .map { "\($0.board) \($0.key): stored \(stored[$0] ?? 0), recomputed \(recomputed[$0] ?? 0)" }.sorted()
+            #expect(difference.isEmpty, "seed \(seed): \(difference)")
+            let xp = Engine.ok(try await client.request("PROFILE"))["xp"]?.intValue
+            #expect(stored[BoardKey(board: .xp, period: .all, key: "all")] == xp, "seed \(seed)")
         }
     }
 

@@ -40,10 +40,11 @@ enum FriendRequests {
         case .accepted(let inviter, let push):
             // The acceptance moved the user's stored version on (the FRIEND push): catch up before the next answer.
             context.session.progress.markBehind()
+            // The answer's FRIEND is the one the user's push carries: rendered once, by `describe` above.
             var json = JSONWriter()
             json.beginObject()
             json.key("friend")
-            FriendRendering.write(inviter, since: now, at: now, into: &json)
+            json.raw(push.data)
             json.endObject()
             var outcome = RequestOutcome(json: json, pushes: [push])
             let event = InviterEvent(services: context.services)

@@ -39,6 +39,9 @@ import Testing
             #expect(stored.count > 40, "the history reaches many keys: \(stored.count)")
             let xp = Engine.ok(try await client.request("PROFILE"))["xp"]?.intValue
             #expect(stored[BoardKey(board: .xp, period: .all, key: "all")] == xp)
+            // The challenges board as LEADERBOARD reads it.
+            let challenges = Engine.ok(try await client.request("LEADERBOARD", ["board": "challenges", "period": "all", "scope": "friends"]))
+            #expect(challenges["me"]?["score"]?.intValue == stored[BoardKey(board: .challenges, period: .all, key: "all")])
 
             // As a database from before the boards has it: no day scores. `laurel boards refill` (BoardRefill) writes
             // them again from the stored facts, the same scores in every key.

@@ -70,6 +70,12 @@ import Testing
             #expect(try await a.request("INVITE.ACCEPT", ["code": .string(own)]).errorCode == "conflict")
             #expect(try await b.request("INVITE.ACCEPT", ["code": .string(own)]).errorCode == "conflict")
             #expect(try await b.request("INVITE.ACCEPT", ["code": "nope!"]).errorField == "code")
+            // A code past its seven days is not_found like an unknown one, and stays unused.
+            let expired = try await Self.invite(a)
+            try await LaurelTestDatabase.scalar(
+                "UPDATE laurel.invites SET expires_at = now() - interval '1 second' WHERE code = $1::text", [.text(expired)])
+            let late = try await b.request("INVITE.ACCEPT", ["code": .string(expired)])
+            #expect(late.errorCode == "not_found" && late.errorField == "code")
             #expect(try await b.request("INVITE.ACCEPT").errorCode == "invalid_argument")
             #expect(try await b.request("INVITE.ACCEPT", ["code": 12345678]).errorCode == "invalid_argument")
 

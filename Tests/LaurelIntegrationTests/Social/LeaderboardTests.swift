@@ -79,6 +79,10 @@ import Testing
             }
             #expect(try await score("logs", "day") == 2)
             #expect(try await score("logs", "all") == 3)
+            // The month holds today's two and yesterday's one when yesterday lies in the same month.
+            let sameMonth = LeaderboardPeriod.month.key(of: LocalDay(of: yesterday, in: TimeZone(identifier: "UTC")!))
+                == LeaderboardPeriod.month.key(of: LocalDay(of: Date(), in: TimeZone(identifier: "UTC")!))
+            #expect(try await score("logs", "month") == (sameMonth ? 3 : 2))
             #expect(try await score("activity", "all") == 22)
             let yesterdayKey = LocalDay(of: yesterday, in: TimeZone(identifier: "UTC")!).description
             #expect(try await score("activity", "day", key: yesterdayKey) == 5)
@@ -126,6 +130,9 @@ import Testing
             for (index, count) in [1, 2, 2, 3, 4, 4, 5].enumerated() {
                 for number in 0..<count { Engine.ok(try await clients[index].request("LOG", Engine.log("lunges", id: "l\(index)-\(number)"))) }
             }
+            // Without a period or a limit: the week, all 7 on one page.
+            let whole = try await Self.board(clients[0], ["board": "logs", "scope": "friends"])
+            #expect(Self.entries(whole).count == 7 && whole["next"] == nil && whole["period"] == "week")
             let base: JSONObject = ["board": "logs", "period": "week", "scope": "friends"]
             var seen: [JSONObject] = []
             var argument = base

@@ -13,4 +13,9 @@ extension PostgresValue {
     init(_ day: LocalDay?) {
         self = day.map { .text($0.description) } ?? .null
     }
+
+    /// User ids as a `$n::bigint[]` parameter.
+    init(userIDs: [UserID]) {
+        self = .text("{" + userIDs.map { String($0.rawValue) }.joined(separator: ",") + "}")
+    }
 }

@@ -146,9 +146,8 @@ extension PostgresStore {
     /// What friends see of each of `users` that exists, by id (laurel.friend_figures).
     static func friendFigures(of users: [UserID], on connection: PostgresConnection) throws -> [UserID: FriendFigures] {
         guard !users.isEmpty else { return [:] }
-        let ids = "{" + users.map { String($0.rawValue) }.joined(separator: ",") + "}"
         var figures: [UserID: FriendFigures] = [:]
-        for row in try connection.query("SELECT * FROM laurel.friend_figures($1::bigint[])", [.text(ids)]) {
+        for row in try connection.query("SELECT * FROM laurel.friend_figures($1::bigint[])", [PostgresValue(userIDs: users)]) {
             let user = UserID(Int64(try row.int("user_id")))
             figures[user] = FriendFigures(
                 user: user, name: try row.string("name"), level: try row.int("level"), xp: try row.int("xp"),

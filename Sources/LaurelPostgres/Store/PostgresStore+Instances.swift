@@ -23,11 +23,10 @@ extension PostgresStore {
 
     public func marks(of users: [UserID]) async throws(StoreError) -> [UserID: UserMarks] {
         guard !users.isEmpty else { return [:] }
-        let ids = "{" + users.map { String($0.rawValue) }.joined(separator: ",") + "}"
         do {
             return try await pool.withConnection { connection in
                 let rows = try connection.query(
-                    "SELECT user_id AS id, version, last_seq FROM laurel.progress WHERE user_id = ANY($1::bigint[])", [.text(ids)])
+                    "SELECT user_id AS id, version, last_seq FROM laurel.progress WHERE user_id = ANY($1::bigint[])", [PostgresValue(userIDs: users)])
                 var marks: [UserID: UserMarks] = [:]
                 for row in rows {
                     marks[UserID(Int64(try row.int("id")))] = UserMarks(

@@ -326,6 +326,7 @@ BEGIN
      WHERE (user_id, friend_id) IN (SELECT f.friend_id, f.user_id FROM laurel.friendships f WHERE f.user_id = p_user);
     DELETE FROM laurel.day_scores WHERE user_id = p_user;
     DELETE FROM laurel.leaderboard_opt_outs WHERE user_id = p_user;
+    DELETE FROM laurel.week_ranks WHERE user_id = p_user;
     DELETE FROM laurel.invites WHERE inviter_id = p_user OR accepted_by = p_user;
     DELETE FROM laurel.user_names WHERE name_key = (SELECT lower(u.name COLLATE "und-x-icu") FROM laurel.users u WHERE u.id = p_user);
     DELETE FROM laurel.users WHERE id = p_user;
@@ -1203,6 +1204,20 @@ ALTER TABLE laurel.users ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     CACHE 1
 );
 
+CREATE TABLE laurel.week_rankings (
+    board text NOT NULL,
+    week text NOT NULL,
+    total integer NOT NULL,
+    ranked_at timestamp with time zone NOT NULL
+);
+
+CREATE TABLE laurel.week_ranks (
+    user_id bigint NOT NULL,
+    board text NOT NULL,
+    week text NOT NULL,
+    rank integer NOT NULL
+);
+
 ALTER TABLE ONLY laurel.achievements
     ADD CONSTRAINT achievements_pkey PRIMARY KEY (id);
 
@@ -1290,6 +1305,12 @@ ALTER TABLE ONLY laurel.user_names
 ALTER TABLE ONLY laurel.users
     ADD CONSTRAINT users_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY laurel.week_rankings
+    ADD CONSTRAINT week_rankings_pkey PRIMARY KEY (board, week);
+
+ALTER TABLE ONLY laurel.week_ranks
+    ADD CONSTRAINT week_ranks_pkey PRIMARY KEY (user_id, board, week);
+
 CREATE UNIQUE INDEX custom_activities_name ON laurel.custom_activities USING btree (user_id, lower((name COLLATE "und-x-icu")));
 
 CREATE INDEX day_scores_board_day ON laurel.day_scores USING btree (board, day);
@@ -1323,6 +1344,8 @@ CREATE INDEX templates_user ON laurel.templates USING btree (user_id, created_at
 CREATE INDEX tokens_digest ON laurel.tokens USING btree (digest);
 
 CREATE INDEX users_name ON laurel.users USING btree (lower((name COLLATE "und-x-icu")));
+
+CREATE INDEX week_ranks_by_week ON laurel.week_ranks USING btree (board, week);
 
 ALTER TABLE ONLY laurel.custom_activities
     ADD CONSTRAINT custom_activities_user_id_fkey FOREIGN KEY (user_id) REFERENCES laurel.users(id) ON DELETE CASCADE;

@@ -25,6 +25,11 @@ public struct ServerConfiguration: Sendable {
     public var webSocketPort: Int?
     /// How often achievements' rarity is read again (rules.md asks at least every 10 minutes).
     public var rarityRefreshInterval: Duration = .seconds(300)
+    /// How long a ranking of an ended week stands before it is made again while backfills can still change the week,
+    /// and how long a user's standings read from it answer (comparative goals).
+    public var weekRankingRefresh: Duration = .seconds(3_600)
+    /// How often an instance looks for ended weeks to rank (a week is ranked within this of ending everywhere).
+    public var weekRankingCheckInterval: Duration = .seconds(60)
     /// How often an instance looks for accepted invites whose inviter's `invite` event a stop interrupted, and how old
     /// such an acceptance must be before it is taken over (younger ones are still their own server's to finish).
     public var interruptedInviteEventInterval: Duration = .seconds(60)

@@ -98,6 +98,14 @@ public protocol LaurelStore: Sendable {
     /// user.
     func refillDayScores(of user: UserID, _ compute: @escaping @Sendable (any UserReader) throws -> [BoardScores.DayScore]) async throws -> Int
 
+    /// Ranks an ended week's global board for comparative goals (rules.md, "Comparative achievements"), unless it was
+    /// ranked at or after `staleBefore` or another instance is ranking right now: stores the board's size and the
+    /// ranks `TopPercentRule.ranksToKeep` asks for `goals`, and forgets the rankings of weeks before `oldestWeek`.
+    /// Returns whether it ranked.
+    func rankEndedWeek(
+        _ week: ISOWeek, board: LeaderboardBoard, goals: [TopPercentGoal], at now: Date, staleBefore: Date, oldestWeek: ISOWeek
+    ) async throws(StoreError) -> Bool
+
     /// The rarity of each achievement of the running catalog (rules.md, "Rarity"), by id.
     func achievementRarity() async throws(StoreError) -> [String: Double]
 

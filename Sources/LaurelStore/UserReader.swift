@@ -30,6 +30,8 @@ public protocol UserReader {
     func completedChallenges() throws -> [(at: Date, xp: Int)]
     /// The fact stored under an idempotency key, if any.
     func storedFact(_ kind: FactKind, id: String) throws -> StoredFact?
+    /// The user's standings on the ranked ones of these ended weeks' global boards (``WeekStanding``).
+    func weekStandings(weeks: [ISOWeek], boards: Set<LeaderboardBoard>) throws -> [WeekStanding]
     /// A log by id, deleted ones included.
     func log(id: String) throws -> StoredLog?
     /// Live logs of one activity whose `at` lies in the closed interval.

@@ -21,6 +21,7 @@ BEGIN
      WHERE (user_id, friend_id) IN (SELECT f.friend_id, f.user_id FROM laurel.friendships f WHERE f.user_id = p_user);
     DELETE FROM laurel.day_scores WHERE user_id = p_user;
     DELETE FROM laurel.leaderboard_opt_outs WHERE user_id = p_user;
+    DELETE FROM laurel.week_ranks WHERE user_id = p_user;
     DELETE FROM laurel.invites WHERE inviter_id = p_user OR accepted_by = p_user;
     DELETE FROM laurel.user_names WHERE name_key = (SELECT lower(u.name COLLATE "und-x-icu") FROM laurel.users u WHERE u.id = p_user);
     DELETE FROM laurel.users WHERE id = p_user;

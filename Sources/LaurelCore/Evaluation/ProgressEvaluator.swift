@@ -73,6 +73,7 @@ struct ChangeDecider {
     mutating func decide(_ change: UserChange) throws(Undecided) -> ChangeOutcome {
         // Nothing can be logged into a period that ended before the backfill window.
         progress.challenges.forget(endingBefore: today.adding(days: -Int((rules.logTimes.backfillWindow / 86_400).rounded(.up)) - 1))
+        try holdWeekStandings()
         switch change {
         case .report(let fact): return try record(fact)
         case .deleteLog(let id): return try deleteLog(id)
@@ -108,6 +109,7 @@ struct ChangeDecider {
         let streak = accumulator.streak(today: today, settings: progress.settingsHistory)
         let weekly = accumulator.weeklyGoalStreak(today: today, settings: progress.settingsHistory)
         var measures = accumulator.measures
+        measures.topPercentMet = progress.topPercentMet
         measures.longestWeeklyStreak = weekly.longest
         measures.longestReminderStreak = accumulator.reminderStreak(now: now, settings: progress.settingsHistory).longest
         var unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
@@ -177,6 +179,20 @@ struct ChangeDecider {
     }
 
     // MARK: pieces
+
+    /// Makes sure the progress holds current standings for the comparative goals still locked, so that a goal met
+    /// on an ended week unlocks at this evaluation, dated now.
+    mutating func holdWeekStandings() throws(Undecided) {
+        let boards = progress.lockedGoalBoards
+        guard !boards.isEmpty else { return }
+        if progress.weekStandings?.answers(for: boards, at: now, refresh: rules.standingsRefresh) == true { return }
+        let weeks = EndedWeeks.latest(at: now)
+        if let read = pieces.weekStandings, read.weeks == weeks, boards.isSubset(of: read.boards) {
+            progress.weekStandings = read
+            return
+        }
+        throw .needs([.weekStandings(weeks: weeks, boards: boards)])
+    }
 
     /// The stored challenges of `period`, or the piece to read when the progress does not know them.
     func challenges(of period: ChallengeBook.Period, missing: inout Set<ProgressPiece>) -> [StoredChallenge]? {

@@ -18,6 +18,8 @@ public enum ProgressPiece: Hashable, Sendable {
     case logsWithin(from: Date, minutes: Int)
     /// Every live fact (a recomputation: a deletion, a settings change reaching into walked days).
     case allFacts
+    /// The user's standings on these ended weeks' global boards (comparative goals), weeks latest first.
+    case weekStandings(weeks: [ISOWeek], boards: Set<LeaderboardBoard>)
 }
 
 /// The pieces read so far for one decision, by what was asked.
@@ -29,6 +31,7 @@ public struct LoadedPieces: Sendable {
     /// By the window's start.
     public var logsWithin: [Date: [LoggedFact]] = [:]
     public var allFacts: ProgressFacts?
+    public var weekStandings: WeekStandings?
 
     public init() {}
 
@@ -40,6 +43,7 @@ public struct LoadedPieces: Sendable {
         activityLogs.merge(other.activityLogs) { _, later in later }
         logsWithin.merge(other.logsWithin) { _, later in later }
         if let facts = other.allFacts { allFacts = facts }
+        if let standings = other.weekStandings { weekStandings = standings }
     }
 
     /// A fact's kind and idempotency key.

@@ -12,9 +12,15 @@ public final class Rulebook: Sendable {
     public let logTimes: LogTimePolicy
     /// The catalog's activity ids: the activities with boards of their own.
     public let builtInActivityIDs: Set<String>
+    /// How long a user's ended weeks' standings answer before an evaluation reads them again (the rankings behind
+    /// them are refreshed as backfills change ended weeks).
+    public let standingsRefresh: TimeInterval
 
-    public init(catalog: Catalog, limits: UserLimits = UserLimits(), logTimes: LogTimePolicy = LogTimePolicy()) {
+    public init(
+        catalog: Catalog, limits: UserLimits = UserLimits(), logTimes: LogTimePolicy = LogTimePolicy(), standingsRefresh: TimeInterval = 3_600
+    ) {
         self.catalog = catalog
+        self.standingsRefresh = standingsRefresh
         self.catalogAchievements = UserAchievements(catalog: catalog, templates: [], activities: [])
         self.limits = limits
         self.logTimes = logTimes

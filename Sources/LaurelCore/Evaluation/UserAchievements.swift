@@ -24,6 +24,8 @@ public final class UserAchievements: Sendable {
     public let speedWindows: Set<SpeedWindow>
     /// The combos the evaluated achievements need tracked.
     public let combos: Set<[ComboPart]>
+    /// The comparative goals of the evaluated achievements, with their ids.
+    public let topPercentGoals: [(id: String, goal: TopPercentGoal)]
     private let positions: [String: Int]
     /// For each entry, its place among `evaluated` (nil when it is not evaluated).
     private let evaluatedPlaces: [Int?]
@@ -63,6 +65,7 @@ public final class UserAchievements: Sendable {
         }
         self.speedWindows = SpeedWindow.required(by: evaluated)
         self.combos = Set(evaluated.compactMap { if case .comboDays(let parts) = $0.rule { parts } else { nil } })
+        self.topPercentGoals = evaluated.compactMap { if case .topPercent(let goal) = $0.rule { ($0.id, goal) } else { nil } }
         self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -101,7 +104,7 @@ public final class UserAchievements: Sendable {
         case .totalLogs, .busiestDay, .logsBefore, .logsAfter: return "logs"
         case .streak, .activityStreak: return "days"
         case .dayVariety, .distinctActivities: return "activities"
-        case .perfectWeeks, .weeklyStreak: return "weeks"
+        case .perfectWeeks, .weeklyStreak, .topPercent: return "weeks"
         case .comboDays: return "days"
         case .lessons: return "lessons"
         case .events: return "events"

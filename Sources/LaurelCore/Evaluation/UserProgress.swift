@@ -21,6 +21,8 @@ public struct UserProgress: Sendable {
     public var figures: ProgressFigures
     public var challenges: ChallengeBook
     public var allowance: LogAllowance
+    /// The ended weeks' standings, once a comparative goal asked for them (``ProgressPiece/weekStandings(weeks:boards:)``).
+    public var weekStandings: WeekStandings?
 
     public init(
         settings: UserSettings, settingsHistory: StreakSettingsHistory, subscription: SubscriptionState, customActivities: [Activity],
@@ -77,7 +79,22 @@ public struct UserProgress: Sendable {
 
     /// Every measure of the rules as of `now` (the weekly goal streak's depends on the day).
     public func measures(at now: Date) -> ProgressMeasures {
-        accumulator.measures(today: today(at: now), now: now, settings: settingsHistory)
+        var measures = accumulator.measures(today: today(at: now), now: now, settings: settingsHistory)
+        measures.topPercentMet = topPercentMet
+        return measures
+    }
+
+    /// The boards of the comparative goals still locked: the standings a decision needs.
+    public var lockedGoalBoards: Set<LeaderboardBoard> {
+        Set(achievements.topPercentGoals.lazy.filter { unlocks[$0.id] == nil }.map(\.goal.board))
+    }
+
+    /// The comparative goals of the user's achievements that the held standings meet.
+    public var topPercentMet: Set<TopPercentGoal> {
+        guard let standings = weekStandings?.standings, !achievements.topPercentGoals.isEmpty else { return [] }
+        return Set(achievements.topPercentGoals.lazy.map(\.goal).filter { goal in
+            standings.contains { TopPercentRule.isMet(goal, by: $0) }
+        })
     }
 
     /// The reminder streak as of `now`.

@@ -21,7 +21,7 @@ public struct AchievementExplainer: Sendable {
         return AchievementExplanation(
             rule: definition.rule.kind.rawValue, measure: measure, target: definition.target, remaining: remaining,
             text: unlocked ? "Unlocked." : sentence(definition.rule, remaining: remaining, target: definition.target, unit: entry.unit),
-            deadline: unlocked ? nil : deadline, blocked: blocked(entry))
+            deadline: unlocked ? nil : deadline, blocked: blocked(entry, unlocked: unlocked))
     }
 
     /// The measure to reach (the current run for the streak kinds) and when it would fall back.
@@ -61,7 +61,9 @@ public struct AchievementExplainer: Sendable {
         }
     }
 
-    private func blocked(_ entry: UserAchievements.Entry) -> AchievementExplanation.Blocked? {
+    private func blocked(_ entry: UserAchievements.Entry, unlocked: Bool) -> AchievementExplanation.Blocked? {
+        // A comparative goal counts only when a week has ended: nothing logged can meet it now.
+        if case .topPercent = entry.definition.rule { return unlocked ? nil : .notThisPeriod }
         guard let template = entry.template else { return nil }
         if !template.active { return template.inactiveReason == AchievementTemplate.activityDeleted ? .activityDeleted : .templateInactive }
         return progress.subscription.isPremium(at: now) ? nil : .premiumLapsed
@@ -99,6 +101,14 @@ public struct AchievementExplainer: Sendable {
         case .lessons(let category): return "\(plural(n, "more lesson", "more lessons"))\(category.map { " in \($0)" } ?? "") to complete"
         case .events(let name): return "\(plural(n, "more \"\(name)\" event", "more \"\(name)\" events")) to report"
         case .level: return "\(plural(n, "more level", "more levels")) to reach level \(target)"
+        case .topPercent(let goal):
+            let board = switch goal.board {
+            case .xp: "XP"
+            case .logs: "logs"
+            case .challenges: "challenges"
+            case .activity(let activity): name(of: activity)
+            }
+            return "Finish a week in the top \(goal.percent)% of the \(board) board, with at least \(TopPercentRule.minimumBoard) users on it"
         }
     }
 }

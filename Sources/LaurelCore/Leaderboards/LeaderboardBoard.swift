@@ -46,3 +46,19 @@ public struct BoardKey: Hashable, Sendable {
         LeaderboardPeriod.allCases.map { BoardKey(board: board, period: $0, key: $0.key(of: day)) }
     }
 }
+
+extension LeaderboardBoard: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let board = LeaderboardBoard(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a board: \(text)")
+        }
+        self = board
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -4,7 +4,7 @@ import LaurelJSON
 /// `{"id", "name", "description", "icon", "category", "tier", "rule": {"kind", ...}, "target", "secret"?}`.
 /// The rule's fields follow its kind: `activity` for the per-activity rules, `window_minutes` for `speed`,
 /// `activities` for `distinct_activities`, `hour` for `logs_before`/`logs_after`, `category` (optional) for
-/// `lessons`, `name` for `events`.
+/// `lessons`, `name` for `events`, `board` and `percent` for `top_percent`.
 enum CatalogAchievementEntry {
     static func decode(_ value: JSONValue, at path: String) throws(CatalogFileError) -> AchievementDefinition {
         guard let object = value.objectValue else { throw CatalogFileError(field: path, reason: "must be an object") }
@@ -65,6 +65,14 @@ enum CatalogAchievementEntry {
             return .lessons(category: object["category"]?.stringValue)
         case .events:
             return .events(name: try text(object, "name", at: path))
+        case .topPercent:
+            guard let board = LeaderboardBoard(try text(object, "board", at: path)) else {
+                throw CatalogFileError(field: "\(path).board", reason: "must be xp, logs, challenges or activity:ID")
+            }
+            guard let percent = object["percent"]?.intValue, (1...100).contains(percent) else {
+                throw CatalogFileError(field: "\(path).percent", reason: "must be 1 to 100")
+            }
+            return .topPercent(TopPercentGoal(board: board, percent: percent))
         }
     }
 

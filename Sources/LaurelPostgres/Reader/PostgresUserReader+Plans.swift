@@ -84,3 +84,23 @@ extension PostgresUserReader {
         }
     }
 }
+
+/// Where the user stood when ended weeks were ranked (comparative goals).
+extension PostgresUserReader {
+    func weekStandings(weeks: [ISOWeek], boards: Set<LeaderboardBoard>) throws -> [WeekStanding] {
+        func list(_ texts: [String]) -> PostgresValue { .text(JSONValue.array(texts.map(JSONValue.string)).serialized()) }
+        return try connection.query(
+            """
+            SELECT r.board, r.week, r.total, k.rank
+              FROM laurel.week_rankings r
+              LEFT JOIN laurel.week_ranks k ON k.user_id = $1::bigint AND k.board = r.board AND k.week = r.week
+             WHERE r.board IN (SELECT json_array_elements_text($2::json)) AND r.week IN (SELECT json_array_elements_text($3::json))
+            """, [userParameter, list(boards.map(\.description)), list(weeks.map(\.description))]
+        ).map { row in
+            guard let board = LeaderboardBoard(try row.string("board")), let week = ISOWeek(try row.string("week")) else {
+                throw StoreError.failed("a week's ranking names an unknown board or week")
+            }
+            return WeekStanding(week: week, board: board, rank: try row.optionalInt("rank"), total: try row.int("total"))
+        }
+    }
+}

@@ -21,10 +21,10 @@ extension PostgresStore {
 
     /// The board as one row per user with a score above 0: global (less those who opted out), or only the asker and
     /// the asker's friends. Parameters: $1 board, $2 and $3 the first and last day, and $4 the asker among friends.
-    private static func board(_ query: LeaderboardQuery) -> String {
+    static func boardRows(friendsOnly: Bool) -> String {
         // Among friends, one set of ids (not `user_id = $4 OR user_id IN (...)`, which PostgreSQL answers by reading the
         // whole board): the day rows are then found by their key, a few hundred users' at most.
-        let scope = query.friendsOnly
+        let scope = friendsOnly
             ? "AND d.user_id IN (SELECT $4::bigint UNION ALL SELECT f.friend_id FROM laurel.friendships f WHERE f.user_id = $4::bigint)"
             : "AND NOT EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = d.user_id)"
         return """
@@ -43,7 +43,7 @@ extension PostgresStore {
         // Among friends the asker is $4 in both statements; globally only the first names the asker, as $4 too.
         let standing = try connection.query(
             """
-            WITH \(board(query))
+            WITH \(boardRows(friendsOnly: query.friendsOnly))
             SELECT (SELECT count(*) FROM board) AS total, me.score, u.name,
                    \(PostgresTimestamp.column("me.reached_at", as: "reached_us")),
                    (SELECT count(*) FROM board b
@@ -90,7 +90,7 @@ extension PostgresStore {
         }
         let rows = try connection.query(
             """
-            WITH \(board(query))
+            WITH \(boardRows(friendsOnly: query.friendsOnly))
             SELECT b.user_id, u.name, b.score, \(PostgresTimestamp.column("b.reached_at", as: "reached_us"))
               FROM (SELECT * FROM board b \(after)) b JOIN laurel.users u ON u.id = b.user_id
              ORDER BY b.score DESC, b.reached_at, b.user_id OFFSET \(offset) LIMIT \(query.limit)

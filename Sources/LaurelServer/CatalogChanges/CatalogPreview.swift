@@ -90,7 +90,7 @@ public struct CatalogPreview: Sendable {
             case .refused:
                 return progress
             case .needs(let wanted):
-                let loaded = try PieceReading.read(wanted, from: reader)
+                let loaded = try PieceReading.read(wanted, from: reader, now: now)
                 for (period, stored) in loaded.challenges { progress.challenges.know(period, stored: stored) }
                 pieces.merge(loaded.pieces)
             }

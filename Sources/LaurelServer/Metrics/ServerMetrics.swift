@@ -135,7 +135,7 @@ public final class ServerMetrics: Sendable {
     /// The kinds of piece a decision may read (``ProgressPiece``).
     enum PieceKind: String, CaseIterable {
         case challenges, storedFact = "stored_fact", log, neighbours, activityLogs = "activity_logs", logsWithin = "logs_within"
-        case allFacts = "all_facts"
+        case allFacts = "all_facts", weekStandings = "week_standings"
 
         init(_ piece: ProgressPiece) {
             switch piece {
@@ -146,6 +146,7 @@ public final class ServerMetrics: Sendable {
             case .activityLogs: self = .activityLogs
             case .logsWithin: self = .logsWithin
             case .allFacts: self = .allFacts
+            case .weekStandings: self = .weekStandings
             }
         }
     }

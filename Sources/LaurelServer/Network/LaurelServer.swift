@@ -82,6 +82,7 @@ public final class LaurelServer: Service, Sendable {
             background.addTask { await self.followStoreEvents() }
             background.addTask { await self.refreshRarity() }
             background.addTask { await self.finishInterruptedInviterEvents() }
+            background.addTask { await self.rankEndedWeeks() }
             if let limit = configuration.failedAuthLimit {
                 background.addTask { await self.forgetWholeAuthAllowances(limit: limit) }
             }
@@ -184,6 +185,19 @@ public final class LaurelServer: Service, Sendable {
                 services.logger.warning("could not forget whole AUTH allowances", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// Now and then (`weekRankingCheckInterval`), ranks the ended weeks the catalog's comparative goals read.
+    private func rankEndedWeeks() async {
+        let ranking = WeekRanking(services: services)
+        guard ranking.isNeeded else { return }
+        repeat {
+            do {
+                try await ranking.rankDue(at: services.configuration.clock.now)
+            } catch {
+                services.logger.warning("could not rank ended weeks", metadata: ["error": "\(error)"])
+            }
+        } while (try? await Task.sleep(for: services.configuration.weekRankingCheckInterval)) != nil
     }
 
     /// Now and then (`interruptedInviteEventInterval`), records the inviter's `invite` event of acceptances whose

@@ -5,7 +5,7 @@ import LaurelStore
 /// Reads the pieces a decision asked for (``ProgressPiece``) in one snapshot of the user's stored state.
 enum PieceReading {
     static func read(
-        _ wanted: Set<ProgressPiece>, from reader: any UserReader
+        _ wanted: Set<ProgressPiece>, from reader: any UserReader, now: Date
     ) throws -> (challenges: [ChallengeBook.Period: [StoredChallenge]], pieces: LoadedPieces) {
         var challenges: [ChallengeBook.Period: [StoredChallenge]] = [:]
         var pieces = LoadedPieces()
@@ -27,6 +27,9 @@ enum PieceReading {
                 pieces.logsWithin[start] = try reader.logFacts(from: start, through: start.addingTimeInterval(TimeInterval(minutes * 60)))
             case .allFacts:
                 pieces.allFacts = try reader.facts(after: FactSeqs()).facts
+            case .weekStandings(let weeks, let boards):
+                pieces.weekStandings = WeekStandings(
+                    weeks: weeks, boards: boards, standings: try reader.weekStandings(weeks: weeks, boards: boards), readAt: now)
             }
         }
         return (challenges, pieces)

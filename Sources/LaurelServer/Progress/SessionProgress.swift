@@ -25,7 +25,7 @@ struct SessionProgress: Sendable {
 
     /// Everything the rules read about the user, from one snapshot of the store: the running state from the stored
     /// snapshot and the facts stored after it (from every fact when there is no usable snapshot), the speed windows
-    /// the user's achievements need, and today's and this week's challenges.
+    /// the user's achievements need, today's and this week's challenges, and the ended weeks' standings.
     init(reading reader: any UserReader, rules: Rulebook, now: Date) throws {
         let standing = try reader.standing()
         let (settings, history) = try reader.settings()
@@ -65,6 +65,13 @@ struct SessionProgress: Sendable {
         for kind in rules.catalog.offeredChallengePeriods {
             let period = ChallengeBook.Period(kind, containing: today)
             progress.challenges.know(period, stored: try reader.challenges(of: period))
+        }
+        // Read with the rest, so that a session's first decision does not ask for them.
+        let boards = progress.lockedGoalBoards
+        if !boards.isEmpty {
+            let weeks = EndedWeeks.latest(at: now)
+            progress.weekStandings = WeekStandings(
+                weeks: weeks, boards: boards, standings: try reader.weekStandings(weeks: weeks, boards: boards), readAt: now)
         }
         self.progress = progress
         position = StoredPosition(version: standing.version, lastSeq: standing.lastSeq, seqs: seqs)

@@ -58,7 +58,7 @@ struct WriteRoute {
         while true {
             switch evaluator.evaluate(change, on: held.progress, with: pieces, now: now) {
             case .needs(let wanted):
-                guard try await load(wanted, into: &pieces, for: &held, via: access) else {
+                guard try await load(wanted, into: &pieces, for: &held, via: access, now: now) else {
                     // The store has moved on from the progress held: catch up, and read again what is needed then.
                     context.session.progress.markBehind()
                     (held, pieces) = (try await context.progress(now: now, via: access, verified: true), LoadedPieces())
@@ -85,7 +85,7 @@ struct WriteRoute {
                     guard case .report(let fact) = change, let id = fact.id, pieces.storedFacts[.init(fact.kind, id)] == nil else {
                         throw StoreError.failed("a commit found its fact's id taken twice")
                     }
-                    guard try await load([.storedFact(fact.kind, id: id)], into: &pieces, for: &held, via: access) else {
+                    guard try await load([.storedFact(fact.kind, id: id)], into: &pieces, for: &held, via: access, now: now) else {
                         context.session.progress.markBehind()
                         (held, pieces) = (try await context.progress(now: now, via: access, verified: true), LoadedPieces())
                         continue
@@ -119,9 +119,11 @@ struct WriteRoute {
     /// Reads the pieces at the version held: the challenges of a period go to the session's progress for good, the
     /// rest to this decision. False when the store is at another version (nothing is taken then).
     private func load(
-        _ wanted: Set<ProgressPiece>, into pieces: inout LoadedPieces, for held: inout SessionProgress, via access: any UserAccess
+        _ wanted: Set<ProgressPiece>, into pieces: inout LoadedPieces, for held: inout SessionProgress, via access: any UserAccess, now: Date
     ) async throws -> Bool {
-        let (version, loaded) = try await access.read { reader in (try reader.standing().version, try PieceReading.read(wanted, from: reader)) }
+        let (version, loaded) = try await access.read { reader in
+            (try reader.standing().version, try PieceReading.read(wanted, from: reader, now: now))
+        }
         guard version == held.version else { return false }
         for piece in wanted { context.services.metrics.countPieceLoaded(piece) }
         for (period, stored) in loaded.challenges { held.progress.challenges.know(period, stored: stored) }

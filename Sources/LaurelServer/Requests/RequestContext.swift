@@ -24,7 +24,9 @@ final class ServerResources: Sendable {
         self.metrics = metrics
         self.configuration = configuration
         self.store = store
-        self.rules = Rulebook(catalog: catalog, limits: configuration.limits, logTimes: configuration.logTimePolicy)
+        self.rules = Rulebook(
+            catalog: catalog, limits: configuration.limits, logTimes: configuration.logTimePolicy,
+            standingsRefresh: configuration.weekRankingRefresh.inSeconds)
         self.registry = SessionRegistry(metrics: metrics)
         self.logger = logger
     }

@@ -36,6 +36,7 @@ import Testing
         Row(id: "night_owl", category: "time", tier: .bronze, rule: .logsAfter(hour: 21), target: 1),
         Row(id: "perfect_week", category: "challenges", tier: .gold, rule: .perfectWeeks, target: 1),
         Row(id: "marathon", category: "challenges", tier: .silver, rule: .busiestDay, target: 10),
+        Row(id: "top_quarter", category: "challenges", tier: .silver, rule: .topPercent(TopPercentGoal(board: .logs, percent: 25)), target: 1),
         Row(id: "first_share", category: "social", tier: .bronze, rule: .events(name: "share"), target: 1),
         Row(id: "first_invite", category: "social", tier: .bronze, rule: .events(name: "invite"), target: 1),
         Row(id: "level_10", category: "milestones", tier: .gold, rule: .level, target: 10, secret: true),

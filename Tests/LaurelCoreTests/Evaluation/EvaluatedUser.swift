@@ -24,6 +24,8 @@ struct EvaluatedUser {
     var storedAllowance = LogAllowance()
     /// The board scores the decisions' ``ScoreChanges`` add up to, as the store would keep them.
     var boardScores: [BoardKey: Int] = [:]
+    /// The ended weeks' rankings a store would hold, where this user stands on them.
+    var weekStandings: [WeekStanding] = []
     /// Every event pushed, in order.
     var events: [ProgressEvent] = []
     /// The pieces the decisions asked for, by kind of change.
@@ -92,6 +94,9 @@ struct EvaluatedUser {
             pieces.logsWithin[start] = facts.logs.filter { $0.at >= start && $0.at <= end }
         case .allFacts:
             pieces.allFacts = facts
+        case .weekStandings(let weeks, let boards):
+            pieces.weekStandings = WeekStandings(
+                weeks: weeks, boards: boards, standings: weekStandings.filter { weeks.contains($0.week) && boards.contains($0.board) }, readAt: now)
         }
     }
 

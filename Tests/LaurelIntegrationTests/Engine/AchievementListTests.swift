@@ -9,7 +9,7 @@ import Testing
     /// Every standfit achievement but the secret one, in catalog order.
     static let visible = [
         "first_exercise", "total_100", "total_1000", "streak_7", "streak_30", "streak_365", "goal_getter_4", "goal_getter_12",
-        "goal_getter_52", "responsive_10", "responsive_50", "pushups_100", "squats_1000", "all_in_one_day", "try_everything", "early_bird", "night_owl", "perfect_week", "marathon", "first_share", "first_invite",
+        "goal_getter_52", "responsive_10", "responsive_50", "pushups_100", "squats_1000", "all_in_one_day", "try_everything", "early_bird", "night_owl", "perfect_week", "marathon", "top_quarter", "first_share", "first_invite",
     ]
 
     @Test func secretAchievementStaysHiddenWhileLocked() async throws {
@@ -20,10 +20,10 @@ import Testing
 
             let listed = Engine.ok(try await client.request("ACHIEVEMENTS"))
             #expect(Set(Engine.ids(listed["achievements"])) == Set(Self.visible))
-            #expect(listed["summary"]?["total"]?.intValue == 21)
+            #expect(listed["summary"]?["total"]?.intValue == 22)
 
             let withHidden = Engine.ok(try await client.request("ACHIEVEMENTS", ["include_hidden": true]))
-            #expect(withHidden["summary"]?["total"]?.intValue == 22)
+            #expect(withHidden["summary"]?["total"]?.intValue == 23)
             let secret = try #require(Engine.byID(withHidden)["level_10"])
             #expect(secret["name"]?.stringValue == "???")
             #expect(secret["description"] == nil)
@@ -97,7 +97,7 @@ import Testing
             #expect(shown["name"]?.stringValue == "Level 10")
             #expect(shown["hidden"] == false)
             #expect(shown["progress"]?.intValue == 10)
-            #expect(listed["summary"]?["total"]?.intValue == 22)
+            #expect(listed["summary"]?["total"]?.intValue == 23)
             let one = Engine.ok(try await client.request("ACHIEVEMENT", ["id": "level_10"]))
             #expect(one["description"]?.stringValue == "Reach level 10.")
         }
@@ -136,11 +136,11 @@ import Testing
             // Fewer than three active days this week: no weekly goal met yet; no reminder reported.
             let locked = [
                 "goal_getter_4", "goal_getter_12", "goal_getter_52", "responsive_10", "responsive_50", "early_bird", "night_owl",
-                "perfect_week", "first_invite",
+                "perfect_week", "top_quarter", "first_invite",
             ]
             let all = try await list()
             #expect(all.ids == unlocked + inProgress + locked)
-            #expect(all.summary == ["unlocked": 2, "total": 21, "by_tier": ["bronze": 2, "silver": 0, "gold": 0, "platinum": 0]])
+            #expect(all.summary == ["unlocked": 2, "total": 22, "by_tier": ["bronze": 2, "silver": 0, "gold": 0, "platinum": 0]])
             let shown = Engine.byID(all.answer)
             #expect(shown["pushups_100"]?["progress"]?.intValue == 60)
             #expect(shown["pushups_100"]?["activity"]?.stringValue == "pushups")
@@ -153,7 +153,7 @@ import Testing
             #expect(try await list(["status": "in_progress"]).ids == inProgress)
             let lockedOnly = try await list(["status": "locked"])
             #expect(lockedOnly.ids == locked)
-            #expect(lockedOnly.summary?["unlocked"]?.intValue == 0 && lockedOnly.summary?["total"]?.intValue == 9)
+            #expect(lockedOnly.summary?["unlocked"]?.intValue == 0 && lockedOnly.summary?["total"]?.intValue == 10)
 
             let social = try await list(["category": "social"])
             #expect(social.ids == ["first_share", "first_invite"])

@@ -41,6 +41,8 @@ public enum AchievementRule: Hashable, Sendable, Codable {
     case events(name: String)
     /// The level reached.
     case level
+    /// 1 once the user finished one of the latest ended weeks within the top percent of a global board, else 0.
+    case topPercent(TopPercentGoal)
 
     /// The rule kinds as catalogs and the protocol spell them.
     public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
@@ -64,6 +66,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case lessons
         case events
         case level
+        case topPercent = "top_percent"
     }
 
     public var kind: Kind {
@@ -88,6 +91,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case .lessons: .lessons
         case .events: .events
         case .level: .level
+        case .topPercent: .topPercent
         }
     }
 
@@ -97,6 +101,8 @@ public enum AchievementRule: Hashable, Sendable, Codable {
         case .activityTotal(let activity), .activityStreak(let activity), .bestDay(let activity),
              .bestWeek(let activity), .speed(let activity, _), .monthTotal(let activity, _):
             activity
+        case .topPercent(let goal):
+            if case .activity(let activity) = goal.board { activity } else { nil }
         default:
             nil
         }
@@ -105,7 +111,7 @@ public enum AchievementRule: Hashable, Sendable, Codable {
     /// The largest value the measure can take whatever the history, if the rule bounds it.
     public var measureBound: Int? {
         switch self {
-        case .logsBefore, .logsAfter: 1
+        case .logsBefore, .logsAfter, .topPercent: 1
         case .distinctActivities(let activities): activities.count
         default: nil
         }

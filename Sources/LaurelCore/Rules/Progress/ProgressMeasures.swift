@@ -49,6 +49,8 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
     public var lessonsByCategory: [String: Int] = [:]
     /// Reported events, by name.
     public var events: [String: Int] = [:]
+    /// The comparative goals met by the ended weeks' standings (supplied at evaluation, like the level).
+    public var topPercentMet: Set<TopPercentGoal> = []
 
     public init() {}
 
@@ -87,6 +89,7 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
         case .lessons(let category): category.map { lessonsByCategory[$0] ?? 0 } ?? completedLessons
         case .events(let name): events[name] ?? 0
         case .level: level
+        case .topPercent(let goal): topPercentMet.contains(goal) ? 1 : 0
         }
     }
 }

@@ -25,6 +25,11 @@ public struct ServerConfiguration: Sendable {
     public var webSocketPort: Int?
     /// How often achievements' rarity is read again (rules.md asks at least every 10 minutes).
     public var rarityRefreshInterval: Duration = .seconds(300)
+    /// How often the board keys held in memory read again the users whose scores other instances (or a decrease)
+    /// moved; how long a key nobody asks for is kept; how often a key held is read whole again.
+    public var boardRefreshInterval: Duration = .milliseconds(100)
+    public var idleBoardLifetime: Duration = .seconds(600)
+    public var boardReloadInterval: Duration = .seconds(600)
     /// How long a ranking of an ended week stands before it is made again while backfills can still change the week,
     /// and how long a user's standings read from it answer (comparative goals).
     public var weekRankingRefresh: Duration = .seconds(3_600)

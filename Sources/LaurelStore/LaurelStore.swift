@@ -86,8 +86,18 @@ public protocol LaurelStore: Sendable {
     /// Deletes the codes that expired unused before `before`.
     func forgetInvites(expiredBefore before: Date) async throws(StoreError)
 
-    /// A page of a board key, with the asker's entry and the board's size (rules.md, "Friends and leaderboards").
-    func leaderboard(_ query: LeaderboardQuery) async throws(StoreError) -> LeaderboardPage
+    /// Every user with a score above 0 on a board key (opted-out users included), each with the user's version, in one
+    /// snapshot: what an instance ranks the key from (rules.md, "Friends and leaderboards").
+    func boardStandings(on key: BoardKey) async throws(StoreError) -> [StoredStanding]
+
+    /// These users' scores on each of these keys (0 where they have none), with their versions, in one snapshot.
+    func boardStandings(of users: [UserID], on keys: [BoardKey]) async throws(StoreError) -> [BoardKey: [StoredStanding]]
+
+    /// The names of the user's friends, by id.
+    func friendNames(of user: UserID) async throws(StoreError) -> [UserID: String]
+
+    /// Users' names by id; unknown ids are left out.
+    func userNames(_ users: [UserID]) async throws(StoreError) -> [UserID: String]
 
     /// Up to `limit` user ids after `after` (nil: from the first), in id order: how an operator's command visits
     /// every user a page at a time.

@@ -14,13 +14,13 @@ struct ClosedLoopDriver {
     let pipeline: Int
     let window: MeasurementWindow
     let budget: RequestBudget?
-    let requests: LogArgument
+    let requests: LoadRequest
     /// By the tag number the connection gave the request.
     private(set) var inFlight: [Int: InFlight] = [:]
     private(set) var measuredSent = 0
     private var nextSequence = 0
 
-    init(pipeline: Int, window: MeasurementWindow, budget: RequestBudget?, requests: LogArgument) {
+    init(pipeline: Int, window: MeasurementWindow, budget: RequestBudget?, requests: LoadRequest) {
         self.pipeline = pipeline
         self.window = window
         self.budget = budget
@@ -44,7 +44,7 @@ struct ClosedLoopDriver {
             let sequence = nextSequence
             nextSequence += 1
             let filled = inFlight.count + 1 == pipeline
-            let tag = connection.send("LOG", flush: filled) { requests.write(sequence: sequence, into: &$0) }
+            let tag = connection.send(requests.verb, flush: filled) { requests.write(sequence: sequence, into: &$0) }
             unflushed = !filled
             inFlight[tag] = InFlight(sentAt: now, measured: measured, claimed: claimed)
             if measured { measuredSent += 1 }

@@ -43,6 +43,10 @@ struct LaurelLoadCommand: AsyncParsableCommand {
     @Flag(help: "Soak: with --rate, devices that stay for the whole run send a mix of requests (of every 20: 14 LOGs, 2 backfilled LOGs, PROFILE, ACHIEVEMENTS, LOGS, CHALLENGES) and reconnect with resume_after every --reconnect-every and whenever the server closes them.")
     var soak = false
     @Option(help: "Soak: how often each device reconnects, give or take a fifth (default 5m).") var reconnectEvery = "5m"
+    @Option(help: "Send this request instead of LOGs: a verb and its JSON argument, such as 'LEADERBOARD {\"board\":\"logs\",\"period\":\"week\"}'. Its OK counts as acknowledged; no unlock is expected.")
+    var request: String?
+    @Option(help: "Connect as existing users, one token per line of this file (the connections spread round-robin over them), instead of creating users.")
+    var tokensFile: String?
     @Option(help: "Backfill every LOG: the n-th LOG of a connection is dated n mod N + 1 days before it is sent (1: all yesterday; 25: spread over the 25 days before today).")
     var backfillDays = 0
 
@@ -83,6 +87,14 @@ struct LaurelLoadCommand: AsyncParsableCommand {
                 throw ValidationError("--reconnect-every must be a duration of at least 1s such as 30s or 5m")
             }
         }
+        if let request {
+            guard let verb = request.split(separator: " ").first, !verb.isEmpty, !soak, backfillDays == 0, seedLogs == 0 else {
+                throw ValidationError("--request takes a verb and its argument, and no --soak, --backfill-days or --seed-logs")
+            }
+        }
+        if tokensFile != nil, seedLogs > 0 || seedReminders > 0 {
+            throw ValidationError("--tokens-file uses existing users: no --seed-logs or --seed-reminders")
+        }
         guard (0...29).contains(backfillDays) else { throw ValidationError("--backfill-days must be between 0 and 29 (the backfill window is 30 days)") }
     }
 
@@ -90,9 +102,20 @@ struct LaurelLoadCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "laurel-load")
         logger.logLevel = .warning
-        let plan = makePlan()
-        let connectionString = try LoadDatabase.connectionString(flag: databaseURL)
+        var plan = makePlan()
 
+        if let tokensFile {
+            let tokens = try String(contentsOfFile: tokensFile, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+            guard !tokens.isEmpty else { throw LoadError("\(tokensFile) holds no token") }
+            plan.users = tokens.count
+            let users = tokens.enumerated().map { LoadUser(index: $0, name: "", userID: 0, token: $1) }
+            Self.status("connecting \(plan.connections) connections as \(users.count) existing users")
+            let report = LoadReport(plan: plan, outcome: await LoadRunner(plan: plan, users: users, status: Self.status).run())
+            print(json ? report.json.serialized() : report.text)
+            if report.authenticated == 0 { throw ExitCode.failure }
+            return
+        }
+        let connectionString = try LoadDatabase.connectionString(flag: databaseURL)
         let zone = LoadTimeZone.resolve(timeZone)
         let roster = LoadUserRoster(connectionString: connectionString, runID: plan.runID, timeZone: zone, logger: logger)
         Self.status("run \(plan.runID): creating \(plan.users) users in \(zone)")
@@ -147,6 +170,10 @@ struct LaurelLoadCommand: AsyncParsableCommand {
             activity: activity, expectedUnlock: expectUnlock.isEmpty ? nil : expectUnlock,
             latencyTimelineSlice: latencyTimeline.flatMap(DurationText.parse), runID: Self.makeRunID())
         plan.backfillDays = backfillDays
+        if let request {
+            plan.requestLine = request
+            plan.expectedUnlock = nil
+        }
         return plan
     }
 

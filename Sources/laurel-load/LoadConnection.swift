@@ -78,7 +78,8 @@ struct LoadConnection: Sendable {
         }
     }
 
-    var requests: LogArgument {
-        LogArgument(activity: plan.activity, runID: plan.runID, connection: index, backfillDays: plan.backfillDays)
+    var requests: LoadRequest {
+        if let line = plan.requestLine { return LoadRequest(line: line) }
+        return LoadRequest(log: LogArgument(activity: plan.activity, runID: plan.runID, connection: index, backfillDays: plan.backfillDays))
     }
 }

@@ -42,6 +42,8 @@ struct LoadPlan: Sendable {
     var expectedUnlock: String?
     /// When set, the report also breaks the latency down into slices of the measurement this long (`LatencyTimeline`).
     var latencyTimelineSlice: Duration?
+    /// A request to send instead of LOGs (`--request`): a verb and its JSON argument.
+    var requestLine: String?
     /// Names this run's users and log ids, so runs never collide.
     var runID: String
 

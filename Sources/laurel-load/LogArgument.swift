@@ -30,3 +30,37 @@ struct LogArgument: Sendable {
         buffer.writeString("\"}")
     }
 }
+
+/// What each connection sends: LOGs with their own ids (``LogArgument``), or one fixed request over and over
+/// (`--request`, such as `LEADERBOARD {"board":"logs","period":"week"}`), whose `OK` counts as acknowledged.
+struct LoadRequest: Sendable {
+    let verb: String
+    private let log: LogArgument?
+    private let fixedArgument: String?
+
+    init(log: LogArgument) {
+        verb = "LOG"
+        self.log = log
+        fixedArgument = nil
+    }
+
+    /// `line` is a verb, then optionally a space and its JSON argument.
+    init(line: String) {
+        let parts = line.split(separator: " ", maxSplits: 1)
+        verb = parts.first.map(String.init) ?? ""
+        log = nil
+        fixedArgument = parts.count > 1 ? String(parts[1]) : nil
+    }
+
+    /// Whether the connection sends anything after the verb.
+    var hasArgument: Bool { log != nil || fixedArgument != nil }
+
+    /// Writes the argument of the connection's `sequence`-th request.
+    func write(sequence: Int, into buffer: inout ByteBuffer) {
+        if let log {
+            log.write(sequence: sequence, into: &buffer)
+        } else if let fixedArgument {
+            buffer.writeString(fixedArgument)
+        }
+    }
+}

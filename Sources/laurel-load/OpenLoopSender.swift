@@ -99,7 +99,7 @@ struct OpenLoopSender: Sendable {
     let schedule: OpenLoopSchedule
     let window: MeasurementWindow
     let budget: RequestBudget?
-    let requests: LogArgument
+    let requests: LoadRequest
     let ledger: OpenLoopLedger
 
     /// Returns when the schedule is over or the connection has closed.
@@ -139,7 +139,7 @@ struct OpenLoopSender: Sendable {
                 }
             }
             let sequence = slot
-            let tag = connection.send("LOG") { requests.write(sequence: sequence, into: &$0) }
+            let tag = connection.send(requests.verb) { requests.write(sequence: sequence, into: &$0) }
             ledger.sent(OpenLoopLedger.Request(slot: slot, measured: measured), tag: tag)
             slot += 1
         }

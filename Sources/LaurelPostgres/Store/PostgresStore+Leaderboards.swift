@@ -4,106 +4,117 @@ import LaurelJSON
 import LaurelStore
 
 /// Boards read from `laurel.day_scores`: a key's score is the sum of its local days' (all of them for `all`), its
-/// `reached_at` the latest rise among its days that still score. The asker's rank is one more than the users ahead,
-/// counted; a page is the next `limit` users in the order after a cursor. Two statements a page, in one snapshot.
-/// Exact at any size, and slower the more users a key has: docs/leaderboards.md says what comes next.
+/// `reached_at` the latest rise among its days that still score. Instances rank keys in memory from these
+/// (`RankedBoard`); the operators' `laurel.leaderboard` and the weeks' rankings read the same sums.
 extension PostgresStore {
-    public func leaderboard(_ query: LeaderboardQuery) async throws(StoreError) -> LeaderboardPage {
+    /// The global board of a key as one row per user with a score above 0, opted-out users left out. Parameters: $1
+    /// board, $2 and $3 the first and last day.
+    static let globalBoardRows = """
+        board AS (
+            SELECT d.user_id, sum(d.score) AS score, max(d.reached_at) FILTER (WHERE d.score > 0) AS reached_at
+              FROM laurel.day_scores d
+             WHERE d.board = $1::text AND d.day BETWEEN $2::date AND $3::date
+               AND NOT EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = d.user_id)
+             GROUP BY d.user_id HAVING sum(d.score) > 0)
+        """
+
+    /// The board, first day and last day of a key (every day for `all`).
+    private static func parameters(of key: BoardKey) -> [PostgresValue] {
+        let days = key.period.days(ofKey: key.key) ?? LocalDay(year: 1, month: 1, day: 1)!...LocalDay(year: 9999, month: 12, day: 31)!
+        return [.text(key.board.description), PostgresValue(days.lowerBound), PostgresValue(days.upperBound)]
+    }
+
+    /// Users' sums on a key with their opt-out and version; `users` narrows it to some users ($4, a bigint[]).
+    private static func standingsQuery(users: Bool) -> String {
+        """
+        SELECT b.user_id, b.score, \(PostgresTimestamp.column("b.reached_at", as: "reached_us")), g.version,
+               EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = b.user_id) AS opted_out
+          FROM (SELECT d.user_id, sum(d.score) AS score, max(d.reached_at) FILTER (WHERE d.score > 0) AS reached_at
+                  FROM laurel.day_scores d
+                 WHERE d.board = $1::text AND d.day BETWEEN $2::date AND $3::date\(users ? " AND d.user_id = ANY ($4::bigint[])" : "")
+                 GROUP BY d.user_id HAVING sum(d.score) > 0) b
+          JOIN laurel.progress g ON g.user_id = b.user_id
+        """
+    }
+
+    private static func standing(_ row: PostgresRow) throws -> StoredStanding {
+        StoredStanding(
+            user: UserID(Int64(try row.int("user_id"))), score: try row.int("score"), reachedMicroseconds: try row.int("reached_us"),
+            optedOut: try row.bool("opted_out"), version: Int64(try row.int("version")))
+    }
+
+    public func boardStandings(on key: BoardKey) async throws(StoreError) -> [StoredStanding] {
         do {
-            return try await pool.transaction { connection in
-                try connection.simpleQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                return try Self.leaderboard(query, on: connection)
+            return try await pool.withConnection { connection in
+                try connection.query(Self.standingsQuery(users: false), Self.parameters(of: key)).map(Self.standing)
             }
         } catch {
             throw StoreError(error)
         }
     }
 
-    /// The board as one row per user with a score above 0: global (less those who opted out), or only the asker and
-    /// the asker's friends. Parameters: $1 board, $2 and $3 the first and last day, and $4 the asker among friends.
-    static func boardRows(friendsOnly: Bool) -> String {
-        // Among friends, one set of ids (not `user_id = $4 OR user_id IN (...)`, which PostgreSQL answers by reading the
-        // whole board): the day rows are then found by their key, a few hundred users' at most.
-        let scope = friendsOnly
-            ? "AND d.user_id IN (SELECT $4::bigint UNION ALL SELECT f.friend_id FROM laurel.friendships f WHERE f.user_id = $4::bigint)"
-            : "AND NOT EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = d.user_id)"
-        return """
-            board AS (
-                SELECT d.user_id, sum(d.score) AS score, max(d.reached_at) FILTER (WHERE d.score > 0) AS reached_at
-                  FROM laurel.day_scores d
-                 WHERE d.board = $1::text AND d.day BETWEEN $2::date AND $3::date \(scope)
-                 GROUP BY d.user_id HAVING sum(d.score) > 0)
-            """
+    public func boardStandings(of users: [UserID], on keys: [BoardKey]) async throws(StoreError) -> [BoardKey: [StoredStanding]] {
+        guard !users.isEmpty, !keys.isEmpty else { return [:] }
+        do {
+            return try await pool.transaction { connection in
+                try connection.simpleQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                let ids = PostgresValue(userIDs: users)
+                // Every user once, with a score of 0 on the keys where they have none.
+                var base: [UserID: StoredStanding] = [:]
+                for row in try connection.query(
+                    """
+                    SELECT g.user_id, g.version, EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = g.user_id) AS opted_out
+                      FROM laurel.progress g WHERE g.user_id = ANY ($1::bigint[])
+                    """, [ids]) {
+                    let user = UserID(Int64(try row.int("user_id")))
+                    base[user] = StoredStanding(
+                        user: user, score: 0, reachedMicroseconds: 0, optedOut: try row.bool("opted_out"), version: Int64(try row.int("version")))
+                }
+                var read: [BoardKey: [StoredStanding]] = [:]
+                for key in keys {
+                    var standings = base
+                    for row in try connection.query(Self.standingsQuery(users: true), Self.parameters(of: key) + [ids]) {
+                        let standing = try Self.standing(row)
+                        standings[standing.user] = standing
+                    }
+                    read[key] = Array(standings.values)
+                }
+                return read
+            }
+        } catch {
+            throw StoreError(error)
+        }
     }
 
-    private static func leaderboard(_ query: LeaderboardQuery, on connection: PostgresConnection) throws -> LeaderboardPage {
-        let days = query.days ?? LocalDay(year: 1, month: 1, day: 1)!...LocalDay(year: 9999, month: 12, day: 31)!
-        let boardParameters: [PostgresValue] = [.text(query.board.description), PostgresValue(days.lowerBound), PostgresValue(days.upperBound)]
-        let asker = PostgresValue.int(Int(query.asker.rawValue))
-        // Among friends the asker is $4 in both statements; globally only the first names the asker, as $4 too.
-        let standing = try connection.query(
-            """
-            WITH \(boardRows(friendsOnly: query.friendsOnly))
-            SELECT (SELECT count(*) FROM board) AS total, me.score, u.name,
-                   \(PostgresTimestamp.column("me.reached_at", as: "reached_us")),
-                   (SELECT count(*) FROM board b
-                     WHERE b.score > me.score
-                        OR (b.score = me.score AND (b.reached_at < me.reached_at OR (b.reached_at = me.reached_at AND b.user_id < me.user_id))))
-                   + 1 AS rank
-              FROM (SELECT 1) AS one
-              LEFT JOIN board me ON me.user_id = $4::bigint
-              LEFT JOIN laurel.users u ON u.id = me.user_id
-            """, boardParameters + [asker]
-        ).first.require()
-        let total = try standing.int("total")
-        var me: LeaderboardEntry?
-        if let score = try standing.optionalInt("score"), let name = try standing.optionalString("name") {
-            let reached = try standing.int("reached_us")
-            let rank = try standing.int("rank")
-            me = LeaderboardEntry(
-                rank: rank, user: query.asker, name: name, score: score, reachedAt: PostgresTimestamp.date(microseconds: reached),
-                cursor: LeaderboardCursor(score: score, reachedMicroseconds: reached, user: query.asker, rank: rank))
-        }
-
-        var parameters = query.friendsOnly ? boardParameters + [asker] : boardParameters
-        var after = ""
-        var firstRank = 1
-        // Users skipped in rank order: only around the asker (after a cursor, the cursor's condition skips them).
-        var offset = 0
-        switch query.page {
-        case .top:
-            break
-        case .after(let cursor):
-            let (score, reached, user) = (parameters.count + 1, parameters.count + 2, parameters.count + 3)
-            after = """
-                 WHERE b.score < $\(score)::bigint OR (b.score = $\(score)::bigint AND (b.reached_at > \(PostgresTimestamp.parameter(reached))
-                       OR (b.reached_at = \(PostgresTimestamp.parameter(reached)) AND b.user_id > $\(user)::bigint)))
-                """
-            parameters += [.int(cursor.score), .int(cursor.reachedMicroseconds), .int(Int(cursor.user.rawValue))]
-            firstRank = cursor.rank + 1
-        case .aroundAsker:
-            if let rank = me?.rank {
-                // The asker at position ⌊limit/2⌋ of the page, shifted at either end of the board.
-                firstRank = max(1, min(rank - query.limit / 2, total - query.limit + 1))
-                offset = firstRank - 1
+    public func friendNames(of user: UserID) async throws(StoreError) -> [UserID: String] {
+        do {
+            return try await pool.withConnection { connection in
+                var names: [UserID: String] = [:]
+                for row in try connection.query(
+                    "SELECT f.friend_id, u.name FROM laurel.friendships f JOIN laurel.users u ON u.id = f.friend_id WHERE f.user_id = $1::bigint",
+                    [.int(Int(user.rawValue))]) {
+                    names[UserID(Int64(try row.int("friend_id")))] = try row.string("name")
+                }
+                return names
             }
+        } catch {
+            throw StoreError(error)
         }
-        let rows = try connection.query(
-            """
-            WITH \(boardRows(friendsOnly: query.friendsOnly))
-            SELECT b.user_id, u.name, b.score, \(PostgresTimestamp.column("b.reached_at", as: "reached_us"))
-              FROM (SELECT * FROM board b \(after)) b JOIN laurel.users u ON u.id = b.user_id
-             ORDER BY b.score DESC, b.reached_at, b.user_id OFFSET \(offset) LIMIT \(query.limit)
-            """, parameters)
-        let entries = try rows.enumerated().map { index, row in
-            let (user, score, reached) = (UserID(Int64(try row.int("user_id"))), try row.int("score"), try row.int("reached_us"))
-            let rank = firstRank + index
-            return LeaderboardEntry(
-                rank: rank, user: user, name: try row.string("name"), score: score, reachedAt: PostgresTimestamp.date(microseconds: reached),
-                cursor: LeaderboardCursor(score: score, reachedMicroseconds: reached, user: user, rank: rank))
+    }
+
+    public func userNames(_ users: [UserID]) async throws(StoreError) -> [UserID: String] {
+        guard !users.isEmpty else { return [:] }
+        do {
+            return try await pool.withConnection { connection in
+                var names: [UserID: String] = [:]
+                for row in try connection.query("SELECT id, name FROM laurel.users WHERE id = ANY ($1::bigint[])", [PostgresValue(userIDs: users)]) {
+                    names[UserID(Int64(try row.int("id")))] = try row.string("name")
+                }
+                return names
+            }
+        } catch {
+            throw StoreError(error)
         }
-        let next = entries.last.flatMap { $0.rank < total ? $0.cursor : nil }
-        return LeaderboardPage(entries: entries, me: me, total: total, next: next)
     }
 }
 

@@ -23,14 +23,14 @@ extension PostgresStore {
                 }
                 let days = week.days
                 let boardParameters: [PostgresValue] = [boardText, PostgresValue(days[0]), PostgresValue(days[6])]
-                let total = try connection.query("WITH \(Self.boardRows(friendsOnly: false)) SELECT count(*) AS total FROM board", boardParameters)
+                let total = try connection.query("WITH \(Self.globalBoardRows) SELECT count(*) AS total FROM board", boardParameters)
                     .first.require().int("total")
                 let keep = TopPercentRule.ranksToKeep(total: total, goals: goals)
                 _ = try connection.execute("DELETE FROM laurel.week_ranks WHERE board = $1::text AND week = $2::text", [boardText, weekText])
                 if keep > 0 {
                     _ = try connection.execute(
                         """
-                        WITH \(Self.boardRows(friendsOnly: false))
+                        WITH \(Self.globalBoardRows)
                         INSERT INTO laurel.week_ranks (user_id, board, week, rank)
                         SELECT b.user_id, $1::text, $4::text, row_number() OVER (ORDER BY b.score DESC, b.reached_at, b.user_id)
                           FROM board b ORDER BY b.score DESC, b.reached_at, b.user_id LIMIT $5::bigint

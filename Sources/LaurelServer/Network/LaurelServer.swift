@@ -83,6 +83,7 @@ public final class LaurelServer: Service, Sendable {
             background.addTask { await self.refreshRarity() }
             background.addTask { await self.finishInterruptedInviterEvents() }
             background.addTask { await self.rankEndedWeeks() }
+            background.addTask { await self.refreshLoadedBoards() }
             if let limit = configuration.failedAuthLimit {
                 background.addTask { await self.forgetWholeAuthAllowances(limit: limit) }
             }
@@ -148,8 +149,10 @@ public final class LaurelServer: Service, Sendable {
             case .tokensRevoked(let user):
                 await services.registry.closeConnections(of: user, reason: "token_revoked")
             case .userDeleted(let user):
+                services.boards.forget(user)
                 await services.registry.closeConnections(of: user, reason: "account_deleted")
             case .committed(let user, let version, let lastSeq):
+                services.boards.heard(user, version: version)
                 // Only a write that stored pushes can leave connections here behind (most LOGs store none), and
                 // only a user with a session here has connections here.
                 guard let session = services.registry.session(of: user),
@@ -157,6 +160,7 @@ public final class LaurelServer: Service, Sendable {
                 storedPushes.announce(user, through: lastSeq)
             case .resumed:
                 services.metrics.storeEventResumes.increment()
+                services.boards.readEverythingAgain()
                 await compareConnectedUsersWithStore()
             }
         }
@@ -187,6 +191,14 @@ public final class LaurelServer: Service, Sendable {
         }
     }
 
+    /// Keeps the board keys held in memory up to date (`boardRefreshInterval`), until the server stops.
+    private func refreshLoadedBoards() async {
+        let configuration = services.configuration
+        while (try? await Task.sleep(for: configuration.boardRefreshInterval)) != nil {
+            await services.boards.refresh(idleLifetime: configuration.idleBoardLifetime, reloadAfter: configuration.boardReloadInterval)
+        }
+    }
+
     /// Now and then (`weekRankingCheckInterval`), ranks the ended weeks the catalog's comparative goals read.
     private func rankEndedWeeks() async {
         let ranking = WeekRanking(services: services)
@@ -194,8 +206,10 @@ public final class LaurelServer: Service, Sendable {
         repeat {
             do {
                 try await ranking.rankDue(at: services.configuration.clock.now)
-            } catch {
+            } catch where !Task.isCancelled {
                 services.logger.warning("could not rank ended weeks", metadata: ["error": "\(error)"])
+            } catch {
+                return
             }
         } while (try? await Task.sleep(for: services.configuration.weekRankingCheckInterval)) != nil
     }

@@ -111,6 +111,7 @@ struct WriteRoute {
         }
         if decision.writes.rebuilt { next.snapshotVersion = version }
         context.session.progress.keep(next)
+        context.services.boards.committed(context.user.id, version: version, decision: decision)
         if let snapshot = next.snapshot, version - next.snapshotVersion >= SessionProgress.snapshotInterval {
             context.session.storeSnapshot(snapshot, in: context.store)
         }

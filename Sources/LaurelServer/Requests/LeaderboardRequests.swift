@@ -4,8 +4,8 @@ import LaurelJSON
 import LaurelProtocol
 import LaurelStore
 
-/// LEADERBOARD (rules.md and protocol.md, "Friends and leaderboards"): a page of a board key, read from the day scores
-/// every write keeps (docs/leaderboards.md).
+/// LEADERBOARD (rules.md and protocol.md, "Friends and leaderboards"): a page of a board key, ranked by the keys this
+/// instance holds in memory (``LoadedBoards``) from the day scores every write keeps (docs/leaderboards.md).
 enum LeaderboardRequests {
     static func leaderboard(_ request: LeaderboardRequest, in context: RequestContext) async throws -> RequestOutcome {
         let now = context.now
@@ -31,17 +31,24 @@ enum LeaderboardRequests {
             throw ProtocolError.invalidArgument(
                 field: "key", message: "\(key) is not a \(request.period.rawValue) key of now or of the last \(LeaderboardPeriod.readableDays) days")
         }
-        let page: LeaderboardQuery.Page
+        let start: RankedBoard.PageStart
         if request.aroundMe {
-            page = .aroundAsker
+            start = .aroundAsker
         } else if let after = request.after {
             guard let cursor = LeaderboardCursor(after) else { throw ProtocolError.invalidArgument(field: "after", message: "after must be a next of this board") }
-            page = .after(cursor)
+            start = .after(BoardStanding(score: cursor.score, reachedMicroseconds: cursor.reachedMicroseconds, user: cursor.user))
         } else {
-            page = .top
+            start = .top
         }
-        let read = try await context.store.leaderboard(LeaderboardQuery(
-            board: board, key: key, days: request.period.days(ofKey: key), asker: context.user.id, friendsOnly: request.scope == .friends, limit: request.limit, page: page))
+        let asker = context.user.id
+        let friends = request.scope == .friends ? try await context.store.friendNames(of: asker) : nil
+        let read = try await context.services.boards.page(
+            of: BoardKey(board: board, period: request.period, key: key), asker: asker, friends: friends.map { Set($0.keys) },
+            start: start, limit: request.limit)
+        var names = friends ?? [:]
+        names[asker] = context.user.name
+        let unnamed = read.entries.map(\.standing.user).filter { names[$0] == nil }
+        if !unnamed.isEmpty { names.merge(try await context.store.userNames(unnamed)) { first, _ in first } }
 
         var json = JSONWriter()
         json.beginObject()
@@ -52,24 +59,28 @@ enum LeaderboardRequests {
         json.field("scope", request.scope.rawValue)
         json.key("entries")
         json.beginArray()
-        for entry in read.entries { write(entry, into: &json) }
+        for entry in read.entries { write(entry, name: names[entry.standing.user] ?? "", into: &json) }
         json.endArray()
         json.key("me")
-        if let me = read.me { write(me, into: &json) } else { json.null() }
+        if let me = read.asker { write(me, name: context.user.name, into: &json) } else { json.null() }
         json.field("total", read.total)
-        json.field("next", ifPresent: read.next?.description)
+        if read.hasMore, let last = read.entries.last {
+            json.field("next", LeaderboardCursor(
+                score: last.standing.score, reachedMicroseconds: last.standing.reachedMicroseconds, user: last.standing.user, rank: last.rank
+            ).description)
+        }
         json.endObject()
         return RequestOutcome(json: json)
     }
 
     /// `ENTRY = {"rank", "user", "user_id", "score", "reached_at"}`.
-    private static func write(_ entry: LeaderboardEntry, into json: inout JSONWriter) {
+    private static func write(_ entry: RankedBoard.RankedStanding, name: String, into json: inout JSONWriter) {
         json.beginObject()
         json.field("rank", entry.rank)
-        json.field("user", entry.name)
-        json.field("user_id", entry.user.description)
-        json.field("score", entry.score)
-        json.field("reached_at", Timestamp.format(entry.reachedAt))
+        json.field("user", name)
+        json.field("user_id", entry.standing.user.description)
+        json.field("score", entry.standing.score)
+        json.field("reached_at", Timestamp.format(Date(timeIntervalSince1970: Double(entry.standing.reachedMicroseconds) / 1_000_000)))
         json.endObject()
     }
 }

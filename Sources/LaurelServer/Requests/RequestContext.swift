@@ -19,6 +19,8 @@ final class ServerResources: Sendable {
     let authentications = AuthenticationGate(limit: 32)
     /// Built-in achievements' rarity, read in the background.
     let rarity = RarityTable()
+    /// The board keys this instance ranks in memory.
+    let boards: LoadedBoards
 
     init(configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog, metrics: ServerMetrics, logger: Logger) {
         self.metrics = metrics
@@ -28,6 +30,7 @@ final class ServerResources: Sendable {
             catalog: catalog, limits: configuration.limits, logTimes: configuration.logTimePolicy,
             standingsRefresh: configuration.weekRankingRefresh.inSeconds)
         self.registry = SessionRegistry(metrics: metrics)
+        self.boards = LoadedBoards(store: store, logger: logger)
         self.logger = logger
     }
 

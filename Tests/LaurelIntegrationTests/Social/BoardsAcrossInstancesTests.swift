@@ -1,0 +1,60 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelProtocol
+import LaurelServer
+import Testing
+
+/// Two instances rank the same keys in memory (docs/leaderboards.md, "Ranks in memory"): what one instance commits
+/// (a rise, a deletion, an opt-out, a deleted account) reaches the other's boards through the commit announcements,
+/// and each instance's own commits show on its boards at once.
+@Suite struct BoardsAcrossInstancesTests {
+    static func board(_ client: PushRecorder, _ argument: JSONObject) async throws -> JSONObject {
+        Engine.ok(try await client.request("LEADERBOARD", argument))
+    }
+
+    static func scores(_ answer: JSONObject) -> [String: Int] {
+        var scores: [String: Int] = [:]
+        for entry in (answer["entries"]?.arrayValue ?? []).compactMap(\.objectValue) {
+            if let user = entry["user_id"]?.stringValue, let score = entry["score"]?.intValue { scores[user] = score }
+        }
+        return scores
+    }
+
+    @Test func whatOneInstanceCommitsReachesTheOthersBoards() async throws {
+        let writer = try await LaurelTestDatabase.createUser("board-writer")
+        let reader = try await LaurelTestDatabase.createUser("board-reader")
+        let friendsBoard: JSONObject = ["board": "logs", "period": "week", "scope": "friends"]
+        try await TestServer.withServer { first in
+            try await TestServer.withServer { second in
+                let here = try await PushRecorder.authenticated(port: first.port, token: writer.token)
+                let there = try await PushRecorder.authenticated(port: second.port, token: reader.token)
+                // The writer's own entry on the second instance's global board (`me`): other tests' users share it.
+                let writerThere = try await PushRecorder.authenticated(port: second.port, token: writer.token)
+                let globalBoard: JSONObject = ["board": "logs", "period": "week", "around_me": true]
+                let code = Engine.ok(try await here.request("INVITE.CREATE"))["code"] ?? .null
+                Engine.ok(try await there.request("INVITE.ACCEPT", ["code": code]))
+                Engine.ok(try await there.request("LOG", Engine.log("squats")))
+                // The second instance holds the week's key from here on.
+                #expect(Self.scores(try await Self.board(there, friendsBoard)) == [reader.id.description: 1])
+
+                for index in 0..<3 { Engine.ok(try await here.request("LOG", Engine.log("squats", id: "w\(index)"))) }
+                let writerID = writer.id.description
+                #expect(try await Eventually.holds { Self.scores(try await Self.board(there, friendsBoard))[writerID] == 3 })
+                #expect(try await Eventually.holds { try await Self.board(writerThere, globalBoard)["me"]?["score"] == 3 }, "the global board too")
+                // Its own commits show on the first instance's boards at once.
+                #expect(Self.scores(try await Self.board(here, friendsBoard))[writerID] == 3)
+
+                Engine.ok(try await here.request("LOG.DELETE", ["id": "w0"]))
+                #expect(try await Eventually.holds { Self.scores(try await Self.board(there, friendsBoard))[writerID] == 2 })
+
+                Engine.ok(try await here.request("SETTINGS", ["leaderboards": false]))
+                #expect(try await Eventually.holds { try await Self.board(writerThere, globalBoard)["me"] == .null }, "opted out of global boards")
+                #expect(Self.scores(try await Self.board(there, friendsBoard))[writerID] == 2, "still on friends' boards")
+
+                Engine.ok(try await here.request("ACCOUNT.DELETE", ["confirm": .string(writer.name)]))
+                #expect(try await Eventually.holds { Self.scores(try await Self.board(there, friendsBoard))[writerID] == nil })
+            }
+        }
+    }
+}

@@ -38,9 +38,9 @@ extension PostgresStore {
     }
 
     private static func standing(_ row: PostgresRow) throws -> StoredStanding {
-        StoredStanding(
-            user: UserID(Int64(try row.int("user_id"))), score: try row.int("score"), reachedMicroseconds: try row.int("reached_us"),
-            optedOut: try row.bool("opted_out"), version: Int64(try row.int("version")))
+        StoredStanding(user: UserID(Int64(try row.int("user_id"))), entry: RankedBoard.Entry(
+            score: try row.int("score"), reachedMicroseconds: try row.int("reached_us"), optedOut: try row.bool("opted_out"),
+            version: Int64(try row.int("version"))))
     }
 
     public func boardStandings(on key: BoardKey) async throws(StoreError) -> [StoredStanding] {
@@ -67,8 +67,8 @@ extension PostgresStore {
                       FROM laurel.progress g WHERE g.user_id = ANY ($1::bigint[])
                     """, [ids]) {
                     let user = UserID(Int64(try row.int("user_id")))
-                    base[user] = StoredStanding(
-                        user: user, score: 0, reachedMicroseconds: 0, optedOut: try row.bool("opted_out"), version: Int64(try row.int("version")))
+                    base[user] = StoredStanding(user: user, entry: RankedBoard.Entry(
+                        score: 0, reachedMicroseconds: 0, optedOut: try row.bool("opted_out"), version: Int64(try row.int("version"))))
                 }
                 var read: [BoardKey: [StoredStanding]] = [:]
                 for key in keys {

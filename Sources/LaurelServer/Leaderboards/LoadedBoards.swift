@@ -82,7 +82,7 @@ final class LoadedBoards: Sendable {
             let stored = try await store.boardStandings(on: key)
             var entries: [UserID: RankedBoard.Entry] = [:]
             entries.reserveCapacity(stored.count)
-            for standing in stored { entries[standing.user] = Self.entry(standing) }
+            for standing in stored { entries[standing.user] = standing.entry }
             var board = RankedBoard(entries: entries)
             state.withLock { state in
                 for change in state.slots[key]?.noted ?? [] { _ = Self.apply(change, to: &board) }
@@ -188,15 +188,11 @@ final class LoadedBoards: Sendable {
         case .committed(let user, let version, let delta, let reached, let optedOut):
             return board.apply(user, version: version, delta: delta, reachedMicroseconds: reached, optedOut: optedOut)
         case .read(let standing):
-            board.set(standing.user, to: entry(standing))
+            board.set(standing.user, to: standing.entry)
             return .applied
         case .removed(let user):
             board.remove(user)
             return .applied
         }
-    }
-
-    private static func entry(_ standing: StoredStanding) -> RankedBoard.Entry {
-        RankedBoard.Entry(score: standing.score, reachedMicroseconds: standing.reachedMicroseconds, optedOut: standing.optedOut, version: standing.version)
     }
 }

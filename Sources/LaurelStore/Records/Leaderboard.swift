@@ -1,22 +1,16 @@
 import Foundation
 import LaurelCore
 
-/// One user's score on a board key as stored: the sum of the key's day scores, the latest rise among the days that
-/// still score, whether the user opted out of global boards, and the user's version when it was read.
+/// One user's score on a board key as stored: the sum of the key's day scores (0 when the user has none), the latest
+/// rise among the days that still score, whether the user opted out of global boards, and the user's version when
+/// it was read.
 public struct StoredStanding: Sendable, Equatable {
     public var user: UserID
-    /// 0 when the user has no score on the key.
-    public var score: Int
-    public var reachedMicroseconds: Int
-    public var optedOut: Bool
-    public var version: Int64
+    public var entry: RankedBoard.Entry
 
-    public init(user: UserID, score: Int, reachedMicroseconds: Int, optedOut: Bool, version: Int64) {
+    public init(user: UserID, entry: RankedBoard.Entry) {
         self.user = user
-        self.score = score
-        self.reachedMicroseconds = reachedMicroseconds
-        self.optedOut = optedOut
-        self.version = version
+        self.entry = entry
     }
 }
 

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     public var boardRefreshInterval: Duration = .milliseconds(100)
     public var idleBoardLifetime: Duration = .seconds(600)
     public var boardReloadInterval: Duration = .seconds(600)
+    /// The most board keys an instance holds in memory at once (a million users on a key take about 80 MB).
+    public var maxHeldBoards = 32
     /// How long a ranking of an ended week stands before it is made again while backfills can still change the week,
     /// and how long a user's standings read from it answer (comparative goals).
     public var weekRankingRefresh: Duration = .seconds(3_600)

@@ -14,7 +14,8 @@ import Synchronization
 /// `boardRefreshInterval` (absolute scores with their version, so the order of arrival does not matter). While a key
 /// is read, every change to it is also noted and applied again once the reading is in: versions let a change the
 /// reading already holds pass. Keys not asked for in `idleBoardLifetime` are dropped, and the others read again
-/// every `boardReloadInterval` (for what no announcement tells: an operator's refill).
+/// every `boardReloadInterval` (for what no announcement tells: an operator's refill); at most `maxHeldBoards` are
+/// held, the one asked for least lately making room for a new one.
 final class LoadedBoards: Sendable {
     /// A change to a key, as applied to its board and noted for a reading in progress.
     private enum Change {
@@ -43,9 +44,12 @@ final class LoadedBoards: Sendable {
     private let state = Mutex(State())
     private let store: any LaurelStore
     private let logger: Logger
+    /// The most keys held at once: each costs about 80 bytes a user on it.
+    private let maxKeys: Int
 
-    init(store: any LaurelStore, logger: Logger) {
+    init(store: any LaurelStore, maxKeys: Int, logger: Logger) {
         self.store = store
+        self.maxKeys = max(1, maxKeys)
         self.logger = logger
     }
 
@@ -60,6 +64,11 @@ final class LoadedBoards: Sendable {
                     return (board.page(asker: asker, friends: friends, start: start, limit: limit), nil)
                 }
                 if let reading = state.readings[key] { return (nil, reading) }
+                // At the limit, the key asked for least lately makes room (one being read stays).
+                let held = state.slots.filter { state.readings[$0.key] == nil }
+                if held.count >= maxKeys, let oldest = held.min(by: { $0.value.lastAsked < $1.value.lastAsked })?.key {
+                    state.slots[oldest] = nil
+                }
                 let reading = Task { try await self.read(key) }
                 state.readings[key] = reading
                 return (nil, reading)
@@ -85,7 +94,9 @@ final class LoadedBoards: Sendable {
             for standing in stored { entries[standing.user] = standing.entry }
             var board = RankedBoard(entries: entries)
             state.withLock { state in
-                for change in state.slots[key]?.noted ?? [] { _ = Self.apply(change, to: &board) }
+                for change in state.slots[key]?.noted ?? [] where Self.apply(change, to: &board) == .gap {
+                    if case .committed(let user, let version, _, _, _) = change { state.marked[user] = max(state.marked[user] ?? 0, version) }
+                }
                 state.slots[key]?.board = board
                 state.slots[key]?.noted = nil
                 state.slots[key]?.loadedAt = .now

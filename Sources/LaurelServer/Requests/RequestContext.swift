@@ -30,7 +30,7 @@ final class ServerResources: Sendable {
             catalog: catalog, limits: configuration.limits, logTimes: configuration.logTimePolicy,
             standingsRefresh: configuration.weekRankingRefresh.inSeconds)
         self.registry = SessionRegistry(metrics: metrics)
-        self.boards = LoadedBoards(store: store, logger: logger)
+        self.boards = LoadedBoards(store: store, maxKeys: configuration.maxHeldBoards, logger: logger)
         self.logger = logger
     }
 

@@ -57,4 +57,21 @@ import Testing
             }
         }
     }
+
+    @Test func withRoomForOneKeyEachReadIsRightAndTheOtherKeyIsReadAgain() async throws {
+        let user = try await LaurelTestDatabase.createUser("board-one-key")
+        var configuration = ServerConfiguration(port: 0)
+        configuration.maxHeldBoards = 1
+        try await TestServer.run(configuration: configuration) { port in
+            let client = try await PushRecorder.authenticated(port: port, token: user.token)
+            Engine.ok(try await client.request("LOG", Engine.log("squats", amount: 4)))
+            for round in 1...3 {
+                for (board, score) in [("logs", round), ("xp", nil)] {
+                    let me = try await Self.board(client, ["board": .string(board), "period": "week", "scope": "friends"])["me"]
+                    if let score { #expect(me?["score"]?.intValue == score, "\(board), round \(round)") } else { #expect(me?["score"]?.intValue ?? 0 > 0) }
+                }
+                Engine.ok(try await client.request("LOG", Engine.log("squats", amount: 4)))
+            }
+        }
+    }
 }

@@ -12,8 +12,6 @@ extension PostgresStore {
                 // One instance ranks at a time; the others find it fresh afterwards.
                 guard try connection.query("SELECT pg_try_advisory_xact_lock(hashtext('laurel.week_rankings')) AS mine").first.require().bool("mine")
                 else { return false }
-                _ = try connection.execute("DELETE FROM laurel.week_rankings WHERE week < $1::text", [.text(oldestWeek.description)])
-                _ = try connection.execute("DELETE FROM laurel.week_ranks WHERE week < $1::text", [.text(oldestWeek.description)])
                 let (boardText, weekText) = (PostgresValue.text(board.description), PostgresValue.text(week.description))
                 if let ranked = try connection.query(
                     "SELECT \(PostgresTimestamp.column("ranked_at", as: "ranked_us")) FROM laurel.week_rankings WHERE board = $1::text AND week = $2::text",
@@ -36,6 +34,10 @@ extension PostgresStore {
                           FROM board b ORDER BY b.score DESC, b.reached_at, b.user_id LIMIT $5::bigint
                         """, boardParameters + [weekText, .int(keep)])
                 }
+                // The board's weeks no goal reads any more, by the index on (board, week).
+                let older: [PostgresValue] = [boardText, .text(oldestWeek.description)]
+                _ = try connection.execute("DELETE FROM laurel.week_ranks WHERE board = $1::text AND week < $2::text", older)
+                _ = try connection.execute("DELETE FROM laurel.week_rankings WHERE board = $1::text AND week < $2::text", older)
                 _ = try connection.execute(
                     """
                     INSERT INTO laurel.week_rankings (board, week, total, ranked_at) VALUES ($1::text, $2::text, $3::integer, \(PostgresTimestamp.parameter(4)))

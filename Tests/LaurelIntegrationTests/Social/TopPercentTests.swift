@@ -50,6 +50,12 @@ import Testing
         var created: [TestUser] = []
         for index in 0..<21 { created.append(try await LaurelTestDatabase.createUser("rower-\(index)")) }
         let users = created
+        // A ranking of a week long gone, which the first ranking of the board deletes.
+        _ = try await LaurelTestDatabase.scalar(
+            """
+            WITH ranking AS (INSERT INTO laurel.week_rankings (board, week, total, ranked_at) VALUES ('activity:rowing', '2000-W01', 30, now()))
+            INSERT INTO laurel.week_ranks (user_id, board, week, rank) VALUES ($1::bigint, 'activity:rowing', '2000-W01', 1) RETURNING 1
+            """, [.int(Int(users[0].id.rawValue))])
         var configuration = ServerConfiguration(port: 0)
         configuration.weekRankingRefresh = .milliseconds(500)
         configuration.weekRankingCheckInterval = .milliseconds(100)
@@ -64,6 +70,8 @@ import Testing
             }
             #expect(try await Eventually.holds { try await Self.ranking(of: week)?.total == 19 })
             #expect(try await Self.ranking(of: week)?.ranksKept == 0, "no rank of a board under 20 users can meet a goal")
+            #expect(try await Self.ranking(of: ISOWeek("2000-W01")!) == nil, "weeks before the four latest are forgotten")
+            #expect(try await LaurelTestDatabase.scalar("SELECT count(*) FROM laurel.week_ranks WHERE week = '2000-W01'") == "0")
             try await Task.sleep(for: .milliseconds(600))
             Engine.ok(try await top.request("LOG", Engine.log("squats")))
             let locked = Engine.ok(try await top.request("ACHIEVEMENT", ["id": "top_rower", "explain": true]))

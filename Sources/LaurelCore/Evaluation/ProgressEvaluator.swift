@@ -183,9 +183,16 @@ struct ChangeDecider {
     /// Makes sure the progress holds current standings for the comparative goals still locked, so that a goal met
     /// on an ended week unlocks at this evaluation, dated now.
     mutating func holdWeekStandings() throws(Undecided) {
+        let goals = progress.achievements.topPercentGoals
+        // Every decision passes here: what is held is checked without making sets or weeks.
+        guard !goals.isEmpty else { return }
+        if let held = progress.weekStandings, goals.allSatisfy({ goal in
+            progress.unlocks[goal.id] != nil || held.answers(for: goal.goal.board, at: now, refresh: rules.standingsRefresh)
+        }) {
+            return
+        }
         let boards = progress.lockedGoalBoards
         guard !boards.isEmpty else { return }
-        if progress.weekStandings?.answers(for: boards, at: now, refresh: rules.standingsRefresh) == true { return }
         let weeks = EndedWeeks.latest(at: now)
         if let read = pieces.weekStandings, read.weeks == weeks, boards.isSubset(of: read.boards) {
             progress.weekStandings = read

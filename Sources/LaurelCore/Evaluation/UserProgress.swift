@@ -91,10 +91,12 @@ public struct UserProgress: Sendable {
 
     /// The comparative goals of the user's achievements that the held standings meet.
     public var topPercentMet: Set<TopPercentGoal> {
-        guard let standings = weekStandings?.standings, !achievements.topPercentGoals.isEmpty else { return [] }
-        return Set(achievements.topPercentGoals.lazy.map(\.goal).filter { goal in
-            standings.contains { TopPercentRule.isMet(goal, by: $0) }
-        })
+        guard let standings = weekStandings?.standings, !standings.isEmpty else { return [] }
+        var met: Set<TopPercentGoal> = []
+        for (_, goal) in achievements.topPercentGoals where standings.contains(where: { TopPercentRule.isMet(goal, by: $0) }) {
+            met.insert(goal)
+        }
+        return met
     }
 
     /// The reminder streak as of `now`.

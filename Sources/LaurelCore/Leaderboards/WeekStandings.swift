@@ -41,23 +41,29 @@ public struct WeekStanding: Hashable, Sendable {
 /// until the weeks move on or it grows old, so a user's evaluations read it about once an hour, not every time.
 public struct WeekStandings: Hashable, Sendable {
     /// The weeks asked for, latest first (``EndedWeeks/latest(at:)`` at `readAt`).
-    public var weeks: [ISOWeek]
-    public var boards: Set<LeaderboardBoard>
-    public var standings: [WeekStanding]
-    public var readAt: Date
+    public let weeks: [ISOWeek]
+    public let boards: Set<LeaderboardBoard>
+    public let standings: [WeekStanding]
+    public let readAt: Date
+    /// When the weeks move on: the end of the week after the latest of them.
+    private let weeksMoveOn: Date
+    /// Some week has no ranking yet (its ranking runs once it has ended).
+    private let lacksARanking: Bool
 
     public init(weeks: [ISOWeek], boards: Set<LeaderboardBoard>, standings: [WeekStanding], readAt: Date) {
         self.weeks = weeks
         self.boards = boards
         self.standings = standings
         self.readAt = readAt
+        weeksMoveOn = weeks.first.map { EndedWeeks.end(of: $0.monday.adding(days: 7).isoWeek) } ?? readAt
+        lacksARanking = standings.count < weeks.count * boards.count || standings.contains { $0.total == 0 }
     }
 
-    /// Whether these standings still answer for `boards` at `now`: the same weeks, and read less than `refresh` ago.
-    /// A week not ranked yet (its ranking runs once it has ended) is asked again after a tenth of that.
-    public func answers(for boards: Set<LeaderboardBoard>, at now: Date, refresh: TimeInterval) -> Bool {
-        guard boards.isSubset(of: self.boards), weeks == EndedWeeks.latest(at: now) else { return false }
-        let unranked = standings.count < weeks.count * self.boards.count || standings.contains { $0.total == 0 }
-        return now.timeIntervalSince(readAt) < (unranked ? refresh / 10 : refresh)
+    /// Whether these standings still answer for `board` at `now`: the same weeks, and read less than `refresh` ago
+    /// (a tenth of it when a week was not ranked yet). Evaluated at every decision of a user with a locked goal, so
+    /// it computes no weeks.
+    public func answers(for board: LeaderboardBoard, at now: Date, refresh: TimeInterval) -> Bool {
+        guard boards.contains(board), now >= readAt, now < weeksMoveOn else { return false }
+        return now.timeIntervalSince(readAt) < (lacksARanking ? refresh / 10 : refresh)
     }
 }

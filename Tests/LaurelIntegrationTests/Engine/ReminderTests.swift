@@ -24,7 +24,9 @@ import Testing
     }
 
     @Test func remindersAreAnsweredPendingOrMissedAndTheStreakFollows() async throws {
-        let user = try await LaurelTestDatabase.createUser("reminders")
+        // Midday in the user's zone: the window set today covers reminders of three hours ago, whenever the test runs.
+        let zone = TestClock.zoneWhereItIsMidday()
+        let user = try await LaurelTestDatabase.createUser("reminders", timeZone: zone)
         let now = Date()
         try await TestServer.run { port in
             let client = try await PushRecorder.authenticated(port: port, token: user.token)
@@ -63,7 +65,7 @@ import Testing
             let synced = Engine.ok(try await Self.reminder(client, id: "r-1", at: yesterday.addingTimeInterval(-10 * 60)))
             #expect(synced["reminder"]?["state"] == "answered")
 
-            try await RecomputedProgress.read(user, zone: TestClock.utc, catalog: Self.standfit)
+            try await RecomputedProgress.read(user, zone: TimeZone(identifier: zone)!, catalog: Self.standfit)
                 .expectAgreement(with: client.client, catalog: Self.standfit, "reminders")
             let export = Engine.ok(try await client.request("ACCOUNT.EXPORT"))
             #expect(export["reminders"]?.arrayValue?.count == 3)

@@ -88,11 +88,7 @@ final class LoadedBoards: Sendable {
             }
         }
         do {
-            let stored = try await store.boardStandings(on: key)
-            var entries: [UserID: RankedBoard.Entry] = [:]
-            entries.reserveCapacity(stored.count)
-            for standing in stored { entries[standing.user] = standing.entry }
-            var board = RankedBoard(entries: entries)
+            var board = Self.board(from: try await store.boardStandings(on: key))
             state.withLock { state in
                 for change in state.slots[key]?.noted ?? [] where Self.apply(change, to: &board) == .gap {
                     if case .committed(let user, let version, _, _, _) = change { state.marked[user] = max(state.marked[user] ?? 0, version) }
@@ -185,6 +181,15 @@ final class LoadedBoards: Sendable {
             guard state.readings[key] == nil, state.slots[key] != nil else { return }
             state.readings[key] = Task { try? await self.read(key) }
         }
+    }
+
+    /// A board of the standings read. Made apart so that nothing else holds its entries: the changes applied to it
+    /// next would otherwise copy them whole.
+    private static func board(from stored: [StoredStanding]) -> RankedBoard {
+        var entries: [UserID: RankedBoard.Entry] = [:]
+        entries.reserveCapacity(stored.count)
+        for standing in stored { entries[standing.user] = standing.entry }
+        return RankedBoard(entries: entries)
     }
 
     /// Applies `change` to the slot's board and notes it for a reading in progress.

@@ -38,8 +38,9 @@ public struct WeekStanding: Hashable, Sendable {
 }
 
 /// What a user's progress holds of the ended weeks' rankings, read from the store as a ``ProgressPiece`` and kept
-/// until the weeks move on or it grows old, so a user's evaluations read it about once an hour, not every time.
-public struct WeekStandings: Hashable, Sendable {
+/// until the weeks move on or it grows old, so a user's evaluations read it about once an hour, not every time. A
+/// class: every copy of a progress (several a decision) would otherwise retain each of its arrays.
+public final class WeekStandings: Sendable {
     /// The weeks asked for, latest first (``EndedWeeks/latest(at:)`` at `readAt`).
     public let weeks: [ISOWeek]
     public let boards: Set<LeaderboardBoard>

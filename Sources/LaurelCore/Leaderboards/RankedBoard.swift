@@ -26,6 +26,9 @@ public struct RankedBoard: Sendable {
         case alreadyHeld
         /// A commit between the entry's version and this one is missing: the user is to be read again.
         case gap
+        /// Applied to a user the board had no entry for: what the user had before is not known here (another
+        /// instance may have raised it), so the user is to be read again.
+        case appliedToUnknown
     }
 
     public private(set) var entries: [UserID: Entry]
@@ -57,10 +60,9 @@ public struct RankedBoard: Sendable {
     ) -> Application {
         guard let held = entries[user] else {
             // Not on the key when it was read, nor since: the commit came after the reading. Only a rise makes an entry.
-            if delta > 0 {
-                replace(user, with: Entry(score: delta, reachedMicroseconds: reachedMicroseconds, optedOut: optedOut ?? false, version: version))
-            }
-            return .applied
+            guard delta > 0 else { return .applied }
+            replace(user, with: Entry(score: delta, reachedMicroseconds: reachedMicroseconds, optedOut: optedOut ?? false, version: version))
+            return .appliedToUnknown
         }
         if held.version >= version { return .alreadyHeld }
         guard held.version == version - 1 else { return .gap }

@@ -26,7 +26,7 @@ public struct WeekStanding: Hashable, Sendable {
     public var week: ISOWeek
     public var board: LeaderboardBoard
     public var rank: Int?
-    /// Users on the week's global board; 0 while the week is not ranked yet.
+    /// Users on the week's global board when it was ranked.
     public var total: Int
 
     public init(week: ISOWeek, board: LeaderboardBoard, rank: Int?, total: Int) {
@@ -57,7 +57,8 @@ public final class WeekStandings: Sendable {
         self.standings = standings
         self.readAt = readAt
         weeksMoveOn = weeks.first.map { EndedWeeks.end(of: $0.monday.adding(days: 7).isoWeek) } ?? readAt
-        lacksARanking = standings.count < weeks.count * boards.count || standings.contains { $0.total == 0 }
+        // The store lists a week's standing only once the week is ranked (a ranked board may be empty).
+        lacksARanking = standings.count < weeks.count * boards.count
     }
 
     /// Whether these standings still answer for `board` at `now`: the same weeks, and read less than `refresh` ago

@@ -9,6 +9,8 @@ extension PostgresStore {
     ) async throws(StoreError) -> Bool {
         do {
             return try await pool.transaction { connection in
+                // The size and the ranks from one snapshot.
+                try connection.simpleQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                 // One instance ranks at a time; the others find it fresh afterwards.
                 guard try connection.query("SELECT pg_try_advisory_xact_lock(hashtext('laurel.week_rankings')) AS mine").first.require().bool("mine")
                 else { return false }

@@ -35,10 +35,14 @@ final class LoadedBoards: Sendable {
     private struct State {
         var slots: [BoardKey: Slot] = [:]
         var readings: [BoardKey: Task<Void, any Error>] = [:]
-        /// Users to read again, with the newest version announced.
-        var marked: [UserID: Int64] = [:]
+        /// Users whose commits other instances announced, with the newest version announced.
+        var announced: [UserID: Int64] = [:]
         /// This instance's commits since the last refresh: their announcements need no reading.
         var committedHere: [UserID: Int64] = [:]
+        /// Users to read again whatever was announced: a gap, a decrease, a first entry, a failed reading.
+        var mustRead: Set<UserID> = []
+        /// Accounts deleted since the refresh before last: a reading from before the deletion must not bring them back.
+        var forgotten: Set<UserID> = []
     }
 
     private let state = Mutex(State())
@@ -55,8 +59,21 @@ final class LoadedBoards: Sendable {
 
     // MARK: reading
 
-    /// A page of `key` for `asker`: global, or among `friends` (then the asker and those users).
+    /// A page of `key` for `asker`: global, or among `friends` (then the asker and those users). A friends board of
+    /// a key not held is read for those users alone: it does not make this instance hold the whole key.
     func page(of key: BoardKey, asker: UserID, friends: Set<UserID>?, start: RankedBoard.PageStart, limit: Int) async throws -> RankedBoard.Page {
+        if let friends {
+            let held = state.withLock { state -> RankedBoard.Page? in
+                guard let board = state.slots[key]?.board else { return nil }
+                state.slots[key]?.lastAsked = .now
+                return board.page(asker: asker, friends: friends, start: start, limit: limit)
+            }
+            if let held { return held }
+            let users = Array(friends.union([asker]))
+            let read = try await store.boardStandings(of: users, on: [key])[key] ?? []
+            let board = RankedBoard(entries: Dictionary(read.map { ($0.user, $0.entry) }, uniquingKeysWith: { first, _ in first }))
+            return board.page(asker: asker, friends: friends, start: start, limit: limit)
+        }
         while true {
             let (page, reading): (RankedBoard.Page?, Task<Void, any Error>?) = state.withLock { state in
                 if let board = state.slots[key]?.board {
@@ -90,10 +107,12 @@ final class LoadedBoards: Sendable {
         do {
             var board = Self.board(from: try await store.boardStandings(on: key))
             state.withLock { state in
-                for change in state.slots[key]?.noted ?? [] where Self.apply(change, to: &board) == .gap {
-                    if case .committed(let user, let version, _, _, _) = change { state.marked[user] = max(state.marked[user] ?? 0, version) }
+                for change in state.slots[key]?.noted ?? [] where Self.needsReading(Self.apply(change, to: &board)) {
+                    if case .committed(let user, _, _, _, _) = change { state.mustRead.insert(user) }
                 }
                 state.slots[key]?.board = board
+                // The slot's board is the only reference from here: a change applied to it must not copy it whole.
+                board = RankedBoard()
                 state.slots[key]?.noted = nil
                 state.slots[key]?.loadedAt = .now
                 state.readings[key] = nil
@@ -116,14 +135,17 @@ final class LoadedBoards: Sendable {
             state.committedHere[user] = version
             let deltas = decision.writes.scores.deltas
             let reached = BoardStanding.microseconds(of: decision.decidedAt)
-            let optedOut = decision.writes.settings.map { !$0.0.leaderboards }
-            var gap = decision.writes.scores.days.contains { $0.delta < 0 }
+            // The opt-out as it stands, so that a first entry on a key is made right too.
+            let optedOut = !decision.progress.settings.leaderboards
+            // A decrease can move a key's `reached_at` back, and two days moving one key by opposite amounts leave its
+            // sum as it was but its `reached_at` not: both are read again.
+            var readAgain = decision.writes.scores.days.contains { $0.delta < 0 }
             // Keys first: mutating a slot while iterating the dictionary would copy every board in it.
             for key in Array(state.slots.keys) {
                 let change = Change.committed(user, version: version, delta: deltas[key] ?? 0, reachedMicroseconds: reached, optedOut: optedOut)
-                if Self.note(change, in: &state.slots[key]!) == .gap { gap = true }
+                if Self.needsReading(Self.note(change, in: &state.slots[key]!)) { readAgain = true }
             }
-            if gap { state.marked[user] = max(state.marked[user] ?? 0, version) }
+            if readAgain { state.mustRead.insert(user) }
         }
     }
 
@@ -131,13 +153,17 @@ final class LoadedBoards: Sendable {
     func heard(_ user: UserID, version: Int64) {
         state.withLock { state in
             guard !state.slots.isEmpty, (state.committedHere[user] ?? -1) < version else { return }
-            state.marked[user] = max(state.marked[user] ?? 0, version)
+            state.announced[user] = max(state.announced[user] ?? 0, version)
         }
     }
 
     /// A deleted account leaves every key.
     func forget(_ user: UserID) {
         state.withLock { state in
+            guard !state.slots.isEmpty else { return }
+            state.forgotten.insert(user)
+            state.announced[user] = nil
+            state.mustRead.remove(user)
             for key in Array(state.slots.keys) { _ = Self.note(.removed(user), in: &state.slots[key]!) }
         }
     }
@@ -150,28 +176,36 @@ final class LoadedBoards: Sendable {
 
     /// Reads the marked users again, drops keys nobody asked for, and reads old keys again.
     func refresh(idleLifetime: Duration, reloadAfter reload: Duration) async {
-        let (users, keys, stale) = state.withLock { state in
-            let users = state.marked.filter { (state.committedHere[$0.key] ?? -1) < $0.value }.map(\.key)
-            state.marked = [:]
+        let (users, keys, stale, forgotten) = state.withLock { state in
+            // Announcements of commits made here, heard before their commit was applied, need no reading.
+            let users = Array(state.mustRead.union(state.announced.filter { (state.committedHere[$0.key] ?? -1) < $0.value }.keys))
+            state.announced = [:]
             state.committedHere = [:]
+            state.mustRead = []
+            // Refreshes run one at a time: a deletion before this one's reading is what it must not undo.
+            let forgotten = state.forgotten
+            state.forgotten = []
             let now = ContinuousClock.now
             let idle = state.slots.filter { $0.value.board != nil && now - $0.value.lastAsked > idleLifetime && state.readings[$0.key] == nil }.map(\.key)
             for key in idle { state.slots[key] = nil }
             let stale = state.slots.filter { $0.value.board != nil && now - $0.value.loadedAt > reload && state.readings[$0.key] == nil }.map(\.key)
-            return (users, Array(state.slots.keys), stale)
+            return (users, Array(state.slots.keys), stale, forgotten)
         }
         for key in stale { startReading(key) }
         guard !users.isEmpty, !keys.isEmpty else { return }
         do {
             let read = try await store.boardStandings(of: users, on: keys)
             state.withLock { state in
+                let forgotten = forgotten.union(state.forgotten)
                 for (key, standings) in read where state.slots[key] != nil {
-                    for standing in standings { _ = Self.note(.read(standing), in: &state.slots[key]!) }
+                    for standing in standings where !forgotten.contains(standing.user) {
+                        _ = Self.note(.read(standing), in: &state.slots[key]!)
+                    }
                 }
             }
         } catch {
             // Read at the next refresh.
-            state.withLock { state in for user in users { state.marked[user] = max(state.marked[user] ?? 0, 0) } }
+            state.withLock { state in state.mustRead.formUnion(users) }
             logger.warning("could not read board scores again", metadata: ["error": "\(error)"])
         }
     }
@@ -181,6 +215,10 @@ final class LoadedBoards: Sendable {
             guard state.readings[key] == nil, state.slots[key] != nil else { return }
             state.readings[key] = Task { try? await self.read(key) }
         }
+    }
+
+    private static func needsReading(_ application: RankedBoard.Application) -> Bool {
+        application == .gap || application == .appliedToUnknown
     }
 
     /// A board of the standings read. Made apart so that nothing else holds its entries: the changes applied to it

@@ -3,9 +3,9 @@ import LaurelCore
 import LaurelStore
 
 /// Ranks the ended weeks whose global boards the catalog's comparative goals read (rules.md, "Comparative
-/// achievements"): each of the latest ended weeks once it has ended everywhere, again every `weekRankingRefresh`
-/// while a backfill can still land in it, and a last time after that. Every instance runs it; the store lets one rank
-/// at a time, and a fresh ranking is not made again.
+/// achievements"): each of the latest ended weeks once it has ended everywhere, and again every `weekRankingRefresh`
+/// while a goal reads it. Every instance runs it; the store lets one rank at a time, and a fresh ranking is not made
+/// again.
 struct WeekRanking {
     let services: ServerResources
 
@@ -26,9 +26,9 @@ struct WeekRanking {
         var ranked = 0
         for (board, goals) in goalsByBoard.sorted(by: { $0.key.description < $1.key.description }) {
             for week in weeks {
-                // No fact can land in the week once the backfill window has passed its end everywhere.
-                let settled = EndedWeeks.end(of: week).addingTimeInterval(services.configuration.logTimePolicy.backfillWindow)
-                let staleBefore = now >= settled ? settled : now.addingTimeInterval(-refresh)
+                // Backfills, deletions, opt-outs and deleted accounts keep changing a week after it ended: every week
+                // read is ranked again once its ranking is `refresh` old.
+                let staleBefore = now.addingTimeInterval(-refresh)
                 if try await services.store.rankEndedWeek(week, board: board, goals: goals, at: now, staleBefore: staleBefore, oldestWeek: oldest) {
                     ranked += 1
                 }

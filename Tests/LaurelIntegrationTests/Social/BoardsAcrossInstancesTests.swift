@@ -24,6 +24,7 @@ import Testing
     @Test func whatOneInstanceCommitsReachesTheOthersBoards() async throws {
         let writer = try await LaurelTestDatabase.createUser("board-writer")
         let reader = try await LaurelTestDatabase.createUser("board-reader")
+        let quiet = try await LaurelTestDatabase.createUser("board-quiet")
         let friendsBoard: JSONObject = ["board": "logs", "period": "week", "scope": "friends"]
         try await TestServer.withServer { first in
             try await TestServer.withServer { second in
@@ -35,8 +36,14 @@ import Testing
                 let code = Engine.ok(try await here.request("INVITE.CREATE"))["code"] ?? .null
                 Engine.ok(try await there.request("INVITE.ACCEPT", ["code": code]))
                 Engine.ok(try await there.request("LOG", Engine.log("squats")))
-                // The second instance holds the week's key from here on.
+                // A global read makes the second instance hold the week's key; friends boards then read it too.
+                #expect(try await Self.board(writerThere, globalBoard)["me"] == .null)
                 #expect(Self.scores(try await Self.board(there, friendsBoard)) == [reader.id.description: 1])
+                // A user who opted out before their first score on the key held stays off its global order.
+                let quietThere = try await PushRecorder.authenticated(port: second.port, token: quiet.token)
+                Engine.ok(try await quietThere.request("SETTINGS", ["leaderboards": false]))
+                Engine.ok(try await quietThere.request("LOG", Engine.log("squats")))
+                #expect(try await Self.board(quietThere, globalBoard)["me"] == .null)
 
                 for index in 0..<3 { Engine.ok(try await here.request("LOG", Engine.log("squats", id: "w\(index)"))) }
                 let writerID = writer.id.description
@@ -67,7 +74,7 @@ import Testing
             Engine.ok(try await client.request("LOG", Engine.log("squats", amount: 4)))
             for round in 1...3 {
                 for (board, score) in [("logs", round), ("xp", nil)] {
-                    let me = try await Self.board(client, ["board": .string(board), "period": "week", "scope": "friends"])["me"]
+                    let me = try await Self.board(client, ["board": .string(board), "period": "week", "around_me": true])["me"]
                     if let score { #expect(me?["score"]?.intValue == score, "\(board), round \(round)") } else { #expect(me?["score"]?.intValue ?? 0 > 0) }
                 }
                 Engine.ok(try await client.request("LOG", Engine.log("squats", amount: 4)))

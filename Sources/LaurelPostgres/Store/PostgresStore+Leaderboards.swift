@@ -24,18 +24,30 @@ extension PostgresStore {
         return [.text(key.board.description), PostgresValue(days.lowerBound), PostgresValue(days.upperBound)]
     }
 
-    /// Users' sums on a key with their opt-out and version; `users` narrows it to some users ($4, a bigint[]).
-    private static func standingsQuery(users: Bool) -> String {
-        """
+    /// Every user's sum on a key with their opt-out and version: a whole key, read once when an instance takes it.
+    private static let keyStandings = """
         SELECT b.user_id, b.score, \(PostgresTimestamp.column("b.reached_at", as: "reached_us")), g.version,
                EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = b.user_id) AS opted_out
           FROM (SELECT d.user_id, sum(d.score) AS score, max(d.reached_at) FILTER (WHERE d.score > 0) AS reached_at
                   FROM laurel.day_scores d
-                 WHERE d.board = $1::text AND d.day BETWEEN $2::date AND $3::date\(users ? " AND d.user_id = ANY ($4::bigint[])" : "")
+                 WHERE d.board = $1::text AND d.day BETWEEN $2::date AND $3::date
                  GROUP BY d.user_id HAVING sum(d.score) > 0) b
           JOIN laurel.progress g ON g.user_id = b.user_id
         """
-    }
+
+    /// The sums of some users ($4, a bigint[]) on a key, each user's day rows found by the primary key: filtered from
+    /// the key's rows by (board, day), a few hundred users of a million-user key took seconds.
+    private static let usersStandings = """
+        SELECT u.user_id, b.score, \(PostgresTimestamp.column("b.reached_at", as: "reached_us")), g.version,
+               EXISTS (SELECT 1 FROM laurel.leaderboard_opt_outs o WHERE o.user_id = u.user_id) AS opted_out
+          FROM unnest($4::bigint[]) AS u(user_id)
+          CROSS JOIN LATERAL (
+                SELECT sum(d.score) AS score, max(d.reached_at) FILTER (WHERE d.score > 0) AS reached_at
+                  FROM laurel.day_scores d
+                 WHERE d.user_id = u.user_id AND d.board = $1::text AND d.day BETWEEN $2::date AND $3::date) b
+          JOIN laurel.progress g ON g.user_id = u.user_id
+         WHERE b.score > 0
+        """
 
     private static func standing(_ row: PostgresRow) throws -> StoredStanding {
         StoredStanding(user: UserID(Int64(try row.int("user_id"))), entry: RankedBoard.Entry(
@@ -46,7 +58,7 @@ extension PostgresStore {
     public func boardStandings(on key: BoardKey) async throws(StoreError) -> [StoredStanding] {
         do {
             return try await pool.withConnection { connection in
-                try connection.query(Self.standingsQuery(users: false), Self.parameters(of: key)).map(Self.standing)
+                try connection.query(Self.keyStandings, Self.parameters(of: key)).map(Self.standing)
             }
         } catch {
             throw StoreError(error)
@@ -73,7 +85,7 @@ extension PostgresStore {
                 var read: [BoardKey: [StoredStanding]] = [:]
                 for key in keys {
                     var standings = base
-                    for row in try connection.query(Self.standingsQuery(users: true), Self.parameters(of: key) + [ids]) {
+                    for row in try connection.query(Self.usersStandings, Self.parameters(of: key) + [ids]) {
                         let standing = try Self.standing(row)
                         standings[standing.user] = standing
                     }

@@ -60,9 +60,13 @@ final class LoadedBoards: Sendable {
     // MARK: reading
 
     /// A page of `key` for `asker`: global, or among `friends` (then the asker and those users). A friends board of
-    /// a key not held is read for those users alone: it does not make this instance hold the whole key.
-    func page(of key: BoardKey, asker: UserID, friends: Set<UserID>?, start: RankedBoard.PageStart, limit: Int) async throws -> RankedBoard.Page {
-        if let friends {
+    /// a past key not held is read for those users alone, so that old keys asked once are not held whole; a current
+    /// key (`current`) is held, as its global board soon would be: a few hundred users' day rows cost PostgreSQL a
+    /// few milliseconds a request, which at hundreds of requests a second is more than a machine has.
+    func page(
+        of key: BoardKey, current: Bool, asker: UserID, friends: Set<UserID>?, start: RankedBoard.PageStart, limit: Int
+    ) async throws -> RankedBoard.Page {
+        if let friends, !current {
             let held = state.withLock { state -> RankedBoard.Page? in
                 guard let board = state.slots[key]?.board else { return nil }
                 state.slots[key]?.lastAsked = .now

@@ -43,7 +43,8 @@ enum LeaderboardRequests {
         let asker = context.user.id
         let friends = request.scope == .friends ? try await context.store.friendNames(of: asker) : nil
         let read = try await context.services.boards.page(
-            of: BoardKey(board: board, period: request.period, key: key), asker: asker, friends: friends.map { Set($0.keys) },
+            of: BoardKey(board: board, period: request.period, key: key), current: key == request.period.key(of: today), asker: asker,
+            friends: friends.map { Set($0.keys) },
             start: start, limit: request.limit)
         var names = friends ?? [:]
         names[asker] = context.user.name

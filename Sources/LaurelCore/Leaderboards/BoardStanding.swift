@@ -14,10 +14,8 @@ public struct BoardStanding: Hashable, Sendable, Comparable {
         self.user = user
     }
 
-    /// An instant as `reached_at` stores it: whole microseconds since 1970.
-    public static func microseconds(of date: Date) -> Int {
-        Int((date.timeIntervalSince1970 * 1_000_000).rounded())
-    }
+    /// `reached_at` as an instant.
+    public var reachedAt: Date { Date(microsecondsSince1970: reachedMicroseconds) }
 
     public static func < (lhs: BoardStanding, rhs: BoardStanding) -> Bool {
         if lhs.score != rhs.score { return lhs.score > rhs.score }

@@ -1,4 +1,5 @@
 import Foundation
+import LaurelCore
 
 /// Timestamps cross the libpq boundary as whole microseconds since 1970, PostgreSQL's own precision, so no
 /// value changes on the way in or out and no DateStyle or TimeZone setting matters.
@@ -14,10 +15,10 @@ enum PostgresTimestamp {
     }
 
     static func microseconds(_ date: Date) -> Int {
-        Int((date.timeIntervalSince1970 * 1_000_000).rounded())
+        date.microsecondsSince1970
     }
 
     static func date(microseconds: Int) -> Date {
-        Date(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+        Date(microsecondsSince1970: microseconds)
     }
 }

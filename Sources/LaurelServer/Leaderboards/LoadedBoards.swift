@@ -138,7 +138,7 @@ final class LoadedBoards: Sendable {
             guard !state.slots.isEmpty else { return }
             state.committedHere[user] = version
             let deltas = decision.writes.scores.deltas
-            let reached = BoardStanding.microseconds(of: decision.decidedAt)
+            let reached = decision.decidedAt.microsecondsSince1970
             // The opt-out as it stands, so that a first entry on a key is made right too.
             let optedOut = !decision.progress.settings.leaderboards
             // A decrease can move a key's `reached_at` back, and two days moving one key by opposite amounts leave its

@@ -13,20 +13,14 @@ import Testing
 @Suite struct CatalogPreviewTests {
     /// The standfit catalog with those three changes, written to a file of its own.
     static func changedCatalog() throws -> String {
-        let standfit = RepositoryRoot.url().appendingPathComponent("Sources/LaurelServer/Catalogs/standfit.json")
-        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: standfit)) as? [String: Any])
-        var achievements = try #require(document["achievements"] as? [[String: Any]])
-        achievements.removeAll { $0["id"] as? String == "first_exercise" }
-        for index in achievements.indices where achievements[index]["id"] as? String == "total_100" { achievements[index]["target"] = 3 }
-        achievements.append([
-            "id": "five_logs", "name": "Five", "description": "Log 5 times.", "icon": "5️⃣", "category": "milestones", "tier": "bronze",
-            "rule": ["kind": "total_logs"], "target": 5,
-        ])
-        document["achievements"] = achievements
-        document["name"] = "standfit-changed"
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json")
-        try JSONSerialization.data(withJSONObject: document).write(to: path)
-        return path.path
+        try CatalogVariant.standfit(named: "standfit-changed") { _, achievements in
+            achievements.removeAll { $0["id"] as? String == "first_exercise" }
+            for index in achievements.indices where achievements[index]["id"] as? String == "total_100" { achievements[index]["target"] = 3 }
+            achievements.append([
+                "id": "five_logs", "name": "Five", "description": "Log 5 times.", "icon": "5️⃣", "category": "milestones", "tier": "bronze",
+                "rule": ["kind": "total_logs"], "target": 5,
+            ])
+        }
     }
 
     @Test func thePreviewCountsWhatTheServerThenDoes() async throws {

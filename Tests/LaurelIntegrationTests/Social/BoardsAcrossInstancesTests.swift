@@ -1,6 +1,7 @@
 import Foundation
 import LaurelCore
 import LaurelJSON
+import LaurelPostgres
 import LaurelProtocol
 import LaurelServer
 import Testing
@@ -79,6 +80,23 @@ import Testing
                 }
                 Engine.ok(try await client.request("LOG", Engine.log("squats", amount: 4)))
             }
+        }
+    }
+
+    @Test func aKeyHeldIsReadWholeAgainSoChangesNoCommitAnnouncesShow() async throws {
+        let user = try await LaurelTestDatabase.createUser("board-reloaded")
+        var configuration = ServerConfiguration(port: 0)
+        configuration.boardReloadInterval = .milliseconds(300)
+        try await TestServer.run(configuration: configuration) { port in
+            let client = try await PushRecorder.authenticated(port: port, token: user.token)
+            Engine.ok(try await client.request("LOG", Engine.log("squats")))
+            let board: JSONObject = ["board": "logs", "period": "week", "around_me": true]
+            #expect(try await Self.board(client, board)["me"]?["score"] == 1)
+            // As an operator's `laurel boards refill` would: rows rewritten, nothing announced.
+            _ = try await LaurelTestDatabase.scalar(
+                "UPDATE laurel.day_scores SET score = score + 100 WHERE user_id = $1::bigint AND board = 'logs' RETURNING 1",
+                [.int(Int(user.id.rawValue))])
+            #expect(try await Eventually.holds { try await Self.board(client, board)["me"]?["score"] == 101 })
         }
     }
 }

@@ -148,7 +148,8 @@ import Testing
             #expect(seen.map { $0["score"]?.intValue } == [5, 4, 4, 3, 2, 2, 1])
             let expectedOrder = [6, 4, 5, 3, 1, 2, 0].map { JSONValue.string(users[$0].id.description) }
             #expect(seen.map { $0["user_id"] } == expectedOrder, "ties in the order the score was reached")
-            let reached = seen.compactMap { $0["reached_at"]?.stringValue }
+            // Compared as instants: a time on a whole second is written without a fraction ("…:05Z" sorts after "…:05.1Z").
+            let reached = seen.compactMap { $0["reached_at"]?.stringValue.flatMap(Timestamp.parse) }
             #expect(reached[1] <= reached[2] && reached[4] <= reached[5])
 
             // Around the user ranked 4th: ranks 3 to 5 with a limit of 3; at the ends the page shifts.

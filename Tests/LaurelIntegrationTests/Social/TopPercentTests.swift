@@ -14,22 +14,14 @@ import Testing
 @Suite struct TopPercentTests {
     /// Standfit with `top_quarter` replaced by a goal on the board of an activity of its own.
     static func rowingCatalog() throws -> String {
-        let standfit = RepositoryRoot.url().appendingPathComponent("Sources/LaurelServer/Catalogs/standfit.json")
-        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: standfit)) as? [String: Any])
-        var activities = try #require(document["activities"] as? [[String: Any]])
-        activities.append(["id": "rowing", "name": "Rowing", "unit": "reps"])
-        var achievements = try #require(document["achievements"] as? [[String: Any]])
-        achievements.removeAll { $0["id"] as? String == "top_quarter" }
-        achievements.append([
-            "id": "top_rower", "name": "Top Rower", "description": "Finish a week in the top quarter of rowers.", "icon": "🚣",
-            "category": "challenges", "tier": "silver", "rule": ["kind": "top_percent", "board": "activity:rowing", "percent": 25], "target": 1,
-        ])
-        document["activities"] = activities
-        document["achievements"] = achievements
-        document["name"] = "standfit-rowing"
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString).json")
-        try JSONSerialization.data(withJSONObject: document).write(to: path)
-        return path.path
+        try CatalogVariant.standfit(named: "standfit-rowing") { activities, achievements in
+            activities.append(["id": "rowing", "name": "Rowing", "unit": "reps"])
+            achievements.removeAll { $0["id"] as? String == "top_quarter" }
+            achievements.append([
+                "id": "top_rower", "name": "Top Rower", "description": "Finish a week in the top quarter of rowers.", "icon": "🚣",
+                "category": "challenges", "tier": "silver", "rule": ["kind": "top_percent", "board": "activity:rowing", "percent": 25], "target": 1,
+            ])
+        }
     }
 
     /// The ranking of `week`'s rowing board: its size and the ranks kept; nil until it is ranked.

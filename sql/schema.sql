@@ -177,7 +177,7 @@ BEGIN
     RETURN stored;
 END $$;
 
-CREATE FUNCTION laurel.changes_since(p_user bigint, p_version bigint, p_after_log bigint, p_after_lesson bigint, p_after_event bigint, p_periods jsonb) RETURNS TABLE(version bigint, last_seq bigint, addable boolean, xp bigint, level integer, max_level integer, current_streak integer, longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day text, streak_holds_through text, challenge_xp integer, unlocked integer, total_logs integer, active_days integer, goal_met_week text, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text, kind text, seq bigint, id text, activity_id text, amount integer, at_us bigint, day text, local_hour smallint, lesson_id text, category text)
+CREATE FUNCTION laurel.changes_since(p_user bigint, p_version bigint, p_after_log bigint, p_after_lesson bigint, p_after_event bigint, p_periods jsonb) RETURNS TABLE(version bigint, last_seq bigint, addable boolean, xp bigint, level integer, max_level integer, current_streak integer, longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day text, streak_holds_through text, challenge_xp integer, unlocked integer, total_logs integer, active_days integer, goal_met_week text, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text, kind text, seq bigint, id text, activity_id text, amount integer, at_us bigint, day text, local_hour smallint, lesson_id text, category text, latest_score_day text, latest_scores text)
     LANGUAGE plpgsql STABLE
     SET enable_seqscan TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -209,7 +209,8 @@ BEGIN
               FROM jsonb_to_recordset(p_periods) AS held(period text, start date)
               JOIN laurel.challenges c ON c.user_id = p_user AND c.period = held.period AND c.period_start = held.start)::text,
            f.kind, f.seq, f.id, f.activity_id, f.amount, (extract(epoch FROM f.at) * 1000000)::bigint,
-           to_char(f.day, 'YYYY-MM-DD'), f.local_hour, f.lesson_id, f.category
+           to_char(f.day, 'YYYY-MM-DD'), f.local_hour, f.lesson_id, f.category,
+           to_char(g.latest_score_day, 'YYYY-MM-DD'), g.latest_scores::text
       FROM laurel.progress g
       LEFT JOIN facts f ON g.reload_version <= p_version
      WHERE g.user_id = p_user;
@@ -324,7 +325,7 @@ BEGIN
     -- The friends' sides, by their keys (a friendship is stored on both sides).
     DELETE FROM laurel.friendships
      WHERE (user_id, friend_id) IN (SELECT f.friend_id, f.user_id FROM laurel.friendships f WHERE f.user_id = p_user);
-    DELETE FROM laurel.day_scores WHERE user_id = p_user;
+    DELETE FROM laurel.earlier_day_scores WHERE user_id = p_user;
     DELETE FROM laurel.leaderboard_opt_outs WHERE user_id = p_user;
     DELETE FROM laurel.week_ranks WHERE user_id = p_user;
     DELETE FROM laurel.invites WHERE inviter_id = p_user OR accepted_by = p_user;
@@ -493,7 +494,8 @@ BEGIN
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
-                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text, scores json)
+                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text, scores json,
+                   latest_score_day date, latest_scores json)
     ), parts AS (
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
         -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
@@ -532,6 +534,8 @@ BEGIN
                goal_met_week = CASE WHEN parts.has_figures THEN parts.goal_met_week ELSE g.goal_met_week END,
                log_allowance = coalesce(parts.allowance, g.log_allowance),
                log_allowance_at = coalesce('epoch'::timestamptz + parts.allowance_us * interval '1 microsecond', g.log_allowance_at),
+               latest_score_day = coalesce(parts.latest_score_day, g.latest_score_day),
+               latest_scores = CASE WHEN parts.latest_score_day IS NOT NULL THEN parts.latest_scores ELSE g.latest_scores END,
                updated_at = now()
           FROM parts
          WHERE g.user_id = parts.user_id AND g.version = parts.version AND NOT parts.taken
@@ -595,9 +599,9 @@ BEGIN
         DELETE FROM laurel.leaderboard_opt_outs o
          WHERE o.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.settings_zone IS NOT NULL AND t.settings_leaderboards))
     ), scores AS (
-        INSERT INTO laurel.day_scores AS k (user_id, day, board, score, reached_at)
-        SELECT s.user_id, x.day, x.board, x.delta, s.decided_at
-          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta bigint)
+        INSERT INTO laurel.earlier_day_scores AS k (user_id, day, board, score, reached_at)
+        SELECT s.user_id, x.day, x.board, x.delta, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
+          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta bigint, reached_us bigint)
          WHERE s.scores IS NOT NULL
         ON CONFLICT (user_id, day, board) DO UPDATE
            SET score = k.score + EXCLUDED.score,
@@ -891,7 +895,7 @@ CREATE TABLE laurel.custom_activities (
     CONSTRAINT custom_activities_unit_check CHECK ((unit = ANY (ARRAY['reps'::text, 'seconds'::text, 'minutes'::text, 'sessions'::text, 'times'::text])))
 );
 
-CREATE TABLE laurel.day_scores (
+CREATE TABLE laurel.earlier_day_scores (
     user_id bigint NOT NULL,
     day date NOT NULL,
     board text NOT NULL,
@@ -899,6 +903,50 @@ CREATE TABLE laurel.day_scores (
     reached_at timestamp with time zone NOT NULL
 )
 WITH (fillfactor='80');
+
+CREATE TABLE laurel.progress (
+    user_id bigint NOT NULL,
+    version bigint DEFAULT 0 NOT NULL,
+    reload_version bigint DEFAULT 0 NOT NULL,
+    rebuilt_version bigint DEFAULT 0 NOT NULL,
+    last_seq bigint DEFAULT 0 NOT NULL,
+    xp bigint DEFAULT 0 NOT NULL,
+    level integer DEFAULT 1 NOT NULL,
+    max_level integer DEFAULT 1 NOT NULL,
+    current_streak integer DEFAULT 0 NOT NULL,
+    longest_streak integer DEFAULT 0 NOT NULL,
+    streak_freezes smallint DEFAULT 0 NOT NULL,
+    streak_at_risk boolean DEFAULT false NOT NULL,
+    last_active_day date,
+    streak_holds_through date,
+    challenge_xp integer DEFAULT 0 NOT NULL,
+    unlocked integer DEFAULT 0 NOT NULL,
+    total_logs integer DEFAULT 0 NOT NULL,
+    active_days integer DEFAULT 0 NOT NULL,
+    log_allowance double precision,
+    log_allowance_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    goal_met_week date,
+    latest_score_day date,
+    latest_scores json
+);
+
+CREATE VIEW laurel.day_scores AS
+ SELECT e.user_id,
+    e.day,
+    e.board,
+    e.score,
+    e.reached_at
+   FROM laurel.earlier_day_scores e
+UNION ALL
+ SELECT g.user_id,
+    g.latest_score_day AS day,
+    x.board,
+    x.score,
+    ('1970-01-01 00:00:00+00'::timestamp with time zone + ((x.reached_us)::double precision * '00:00:00.000001'::interval)) AS reached_at
+   FROM (laurel.progress g
+     CROSS JOIN LATERAL json_to_recordset(g.latest_scores) x(board text, score bigint, reached_us bigint))
+  WHERE (g.latest_score_day IS NOT NULL);
 
 CREATE TABLE laurel.friendships (
     user_id bigint NOT NULL,
@@ -974,31 +1022,6 @@ ALTER TABLE laurel.logs ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
-);
-
-CREATE TABLE laurel.progress (
-    user_id bigint NOT NULL,
-    version bigint DEFAULT 0 NOT NULL,
-    reload_version bigint DEFAULT 0 NOT NULL,
-    rebuilt_version bigint DEFAULT 0 NOT NULL,
-    last_seq bigint DEFAULT 0 NOT NULL,
-    xp bigint DEFAULT 0 NOT NULL,
-    level integer DEFAULT 1 NOT NULL,
-    max_level integer DEFAULT 1 NOT NULL,
-    current_streak integer DEFAULT 0 NOT NULL,
-    longest_streak integer DEFAULT 0 NOT NULL,
-    streak_freezes smallint DEFAULT 0 NOT NULL,
-    streak_at_risk boolean DEFAULT false NOT NULL,
-    last_active_day date,
-    streak_holds_through date,
-    challenge_xp integer DEFAULT 0 NOT NULL,
-    unlocked integer DEFAULT 0 NOT NULL,
-    total_logs integer DEFAULT 0 NOT NULL,
-    active_days integer DEFAULT 0 NOT NULL,
-    log_allowance double precision,
-    log_allowance_at timestamp with time zone,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    goal_met_week date
 );
 
 CREATE TABLE laurel.progress_snapshots (
@@ -1233,8 +1256,8 @@ ALTER TABLE ONLY laurel.challenges
 ALTER TABLE ONLY laurel.custom_activities
     ADD CONSTRAINT custom_activities_pkey PRIMARY KEY (user_id, id);
 
-ALTER TABLE ONLY laurel.day_scores
-    ADD CONSTRAINT day_scores_pkey PRIMARY KEY (user_id, day, board);
+ALTER TABLE ONLY laurel.earlier_day_scores
+    ADD CONSTRAINT earlier_day_scores_pkey PRIMARY KEY (user_id, day, board);
 
 ALTER TABLE ONLY laurel.friendships
     ADD CONSTRAINT friendships_pkey PRIMARY KEY (user_id, friend_id);
@@ -1313,7 +1336,7 @@ ALTER TABLE ONLY laurel.week_ranks
 
 CREATE UNIQUE INDEX custom_activities_name ON laurel.custom_activities USING btree (user_id, lower((name COLLATE "und-x-icu")));
 
-CREATE INDEX day_scores_board_day ON laurel.day_scores USING btree (board, day);
+CREATE INDEX earlier_day_scores_board_day ON laurel.earlier_day_scores USING btree (board, day);
 
 CREATE INDEX invites_by_acceptor ON laurel.invites USING btree (accepted_by) WHERE (accepted_by IS NOT NULL);
 
@@ -1332,6 +1355,8 @@ CREATE INDEX listings_popular ON laurel.listings USING btree (installs DESC, pub
 CREATE INDEX logs_user_at ON laurel.logs USING btree (user_id, at DESC, seq DESC) WHERE (deleted_at IS NULL);
 
 CREATE INDEX logs_user_seq ON laurel.logs USING btree (user_id, seq) WHERE (deleted_at IS NULL);
+
+CREATE INDEX progress_by_latest_score_day ON laurel.progress USING btree (latest_score_day) WHERE (latest_score_day IS NOT NULL);
 
 CREATE INDEX reminders_user_seq ON laurel.reminders USING btree (user_id, seq);
 

@@ -17,10 +17,14 @@ public struct UserCommit: Sendable {
     public var answer: String?
     /// The running state after the write, when it was recomputed (JSON text, ``ProgressSnapshot``).
     public var snapshot: String?
+    /// How the write's score changes (`writes.scores`) are stored on top of the latest day's scores the user had at
+    /// `expectedVersion`.
+    public var scoreRows: LatestDayScores.Rows
 
+    /// - Parameter scoresBefore: the latest day's scores stored at `expectedVersion`.
     public init(
         user: UserID, expectedVersion: Int64, writes: ProgressWrites, decidedAt: Date, pushes: [PushDraft], answer: String?,
-        snapshot: String?
+        snapshot: String?, scoresBefore: LatestDayScores
     ) {
         self.user = user
         self.expectedVersion = expectedVersion
@@ -29,6 +33,7 @@ public struct UserCommit: Sendable {
         self.pushes = pushes
         self.answer = answer
         self.snapshot = snapshot
+        scoreRows = scoresBefore.moved(by: writes.scores, at: decidedAt)
     }
 }
 
@@ -58,10 +63,12 @@ public struct ProgressChanges: Sendable {
     public var challenges: [ChallengeBook.Period: [StoredChallenge]]
     public var figures: ProgressFigures
     public var allowance: LogAllowance
+    public var latestScores: LatestDayScores
 
     public init(
         version: Int64, lastSeq: Int64, logs: [LoggedFact], lessons: [LessonCompletion], events: [ReportedEvent], seqs: FactSeqs,
-        unlocks: [String: Date], challenges: [ChallengeBook.Period: [StoredChallenge]], figures: ProgressFigures, allowance: LogAllowance
+        unlocks: [String: Date], challenges: [ChallengeBook.Period: [StoredChallenge]], figures: ProgressFigures, allowance: LogAllowance,
+        latestScores: LatestDayScores
     ) {
         self.version = version
         self.lastSeq = lastSeq
@@ -73,5 +80,6 @@ public struct ProgressChanges: Sendable {
         self.challenges = challenges
         self.figures = figures
         self.allowance = allowance
+        self.latestScores = latestScores
     }
 }

@@ -60,14 +60,19 @@ public struct UserStanding: Sendable, Equatable {
     public var lastSeq: Int64
     public var figures: ProgressFigures
     public var allowance: LogAllowance
+    public var latestScores: LatestDayScores
 
-    public init(version: Int64, reloadVersion: Int64, rebuiltVersion: Int64, lastSeq: Int64, figures: ProgressFigures, allowance: LogAllowance) {
+    public init(
+        version: Int64, reloadVersion: Int64, rebuiltVersion: Int64, lastSeq: Int64, figures: ProgressFigures, allowance: LogAllowance,
+        latestScores: LatestDayScores
+    ) {
         self.version = version
         self.reloadVersion = reloadVersion
         self.rebuiltVersion = rebuiltVersion
         self.lastSeq = lastSeq
         self.figures = figures
         self.allowance = allowance
+        self.latestScores = latestScores
     }
 }
 

@@ -21,9 +21,13 @@ import Testing
         figures.xp = 65
         writes.figures = figures
         writes.allowance = LogAllowance(available: 999, at: Self.decided)
+        writes.scores.add(.logs, on: LocalDay("2026-06-15")!, 1)
+        writes.scores.add(.logs, on: LocalDay("2026-06-10")!, -1)
+        let yesterday = LatestDayScores(day: LocalDay("2026-06-14")!, scores: [.init(board: .xp, score: 30, reachedAt: Date(timeIntervalSince1970: 1))])
         let commit = UserCommit(
             user: UserID(3), expectedVersion: 41, writes: writes, decidedAt: Self.decided,
-            pushes: [PushDraft(kind: .unlock, data: "{\"id\":\"first_exercise\"}")], answer: "{\"duplicate\":false}", snapshot: nil)
+            pushes: [PushDraft(kind: .unlock, data: "{\"id\":\"first_exercise\"}")], answer: "{\"duplicate\":false}", snapshot: nil,
+            scoresBefore: yesterday)
         let text = UserCommitBatch.text([commit])
         let batch = try #require(try JSONParser.parse(text).arrayValue)
         let part = try #require(batch.first?.objectValue)
@@ -37,5 +41,12 @@ import Testing
         #expect(part["push_kinds"] == .array(["UNLOCK"]) && part["push_data"] == .array(["{\"id\":\"first_exercise\"}"]))
         #expect(part["has_figures"] == .bool(true) && part["xp"] == .int(65))
         #expect(part["allowance"] == .double(999) && part["requested_us"] == nil && part["reloads"] == nil)
+        // The day the new log's day replaces as the latest moves to rows of its own, as does the backfill.
+        #expect(part["scores"] == .array([
+            ["day": "2026-06-14", "board": "xp", "delta": 30, "reached_us": 1_000_000],
+            ["day": "2026-06-10", "board": "logs", "delta": -1, "reached_us": .int(1_781_546_400_123_000)],
+        ]))
+        #expect(part["latest_score_day"] == .string("2026-06-15"))
+        #expect(part["latest_scores"] == .array([["board": "logs", "score": 1, "reached_us": .int(1_781_546_400_123_000)]]))
     }
 }

@@ -1,8 +1,8 @@
 -- What a session at `p_version` lacks, when every write since was of the kinds a session can add to what it holds
 -- (`addable`: new facts, unlocks, challenges and figures; laurel.progress.reload_version says when something else
--- changed, and then the session loads the user again). One statement, so one snapshot: the user's figures and log
--- allowance now, every unlock, the stored challenges of the periods the session holds (`p_periods`:
--- [{"period", "start"}]), and one row per fact stored after the newest the session counts (logs after
+-- changed, and then the session loads the user again). One statement, so one snapshot: the user's figures, latest
+-- day's scores and log allowance now, every unlock, the stored challenges of the periods the session holds
+-- (`p_periods`: [{"period", "start"}]), and one row per fact stored after the newest the session counts (logs after
 -- `p_after_log`, lesson completions after `p_after_lesson`, events after `p_after_event`), or one row without a fact.
 -- A function so that its plan is made once per connection: as a plain statement PostgreSQL kept planning it anew.
 DROP FUNCTION IF EXISTS laurel.changes_since(bigint, bigint, bigint, bigint, bigint, jsonb);
@@ -14,7 +14,7 @@ RETURNS TABLE (version bigint, last_seq bigint, addable boolean, xp bigint, leve
                last_active_day text, streak_holds_through text, challenge_xp integer, unlocked integer, total_logs integer,
                active_days integer, goal_met_week text, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text,
                kind text, seq bigint, id text, activity_id text, amount integer, at_us bigint, day text, local_hour smallint,
-               lesson_id text, category text)
+               lesson_id text, category text, latest_score_day text, latest_scores text)
 LANGUAGE plpgsql STABLE
 SET enable_seqscan = off
 SET plan_cache_mode = force_generic_plan
@@ -46,7 +46,8 @@ BEGIN
               FROM jsonb_to_recordset(p_periods) AS held(period text, start date)
               JOIN laurel.challenges c ON c.user_id = p_user AND c.period = held.period AND c.period_start = held.start)::text,
            f.kind, f.seq, f.id, f.activity_id, f.amount, (extract(epoch FROM f.at) * 1000000)::bigint,
-           to_char(f.day, 'YYYY-MM-DD'), f.local_hour, f.lesson_id, f.category
+           to_char(f.day, 'YYYY-MM-DD'), f.local_hour, f.lesson_id, f.category,
+           to_char(g.latest_score_day, 'YYYY-MM-DD'), g.latest_scores::text
       FROM laurel.progress g
       LEFT JOIN facts f ON g.reload_version <= p_version
      WHERE g.user_id = p_user;

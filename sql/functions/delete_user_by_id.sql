@@ -19,7 +19,7 @@ BEGIN
     -- The friends' sides, by their keys (a friendship is stored on both sides).
     DELETE FROM laurel.friendships
      WHERE (user_id, friend_id) IN (SELECT f.friend_id, f.user_id FROM laurel.friendships f WHERE f.user_id = p_user);
-    DELETE FROM laurel.day_scores WHERE user_id = p_user;
+    DELETE FROM laurel.earlier_day_scores WHERE user_id = p_user;
     DELETE FROM laurel.leaderboard_opt_outs WHERE user_id = p_user;
     DELETE FROM laurel.week_ranks WHERE user_id = p_user;
     DELETE FROM laurel.invites WHERE inviter_id = p_user OR accepted_by = p_user;

@@ -23,8 +23,10 @@
 --   has_figures, xp ...      the figures after the write (goal_met_week: the Monday of the week last pushed as met)
 --   allowance, allowance_us  the log allowance after the write
 --   snapshot                 the running state after the write (JSON text), when it was recomputed
---   scores                   board scores to move: [{"day","board","delta"}] (a rise also sets reached_at to
---                            decided_us)
+--   scores                   board scores of days before the latest to move: [{"day","board","delta","reached_us"}]
+--                            (a rise also sets reached_at)
+--   latest_score_day, latest_scores
+--                            the latest day's scores after the write, when they changed: [{"board","score","reached_us"}]
 --
 -- One row per part, in batch order: 'committed' (with the new version, the last push seq and the new fact's seq),
 -- or, with nothing written for it, 'stale' (the version moved on), 'duplicate' (the fact's id is taken) or
@@ -55,7 +57,8 @@ BEGIN
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
-                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text, scores json)
+                   goal_met_week date, allowance double precision, allowance_us bigint, snapshot text, scores json,
+                   latest_score_day date, latest_scores json)
     ), parts AS (
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
         -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
@@ -94,6 +97,8 @@ BEGIN
                goal_met_week = CASE WHEN parts.has_figures THEN parts.goal_met_week ELSE g.goal_met_week END,
                log_allowance = coalesce(parts.allowance, g.log_allowance),
                log_allowance_at = coalesce('epoch'::timestamptz + parts.allowance_us * interval '1 microsecond', g.log_allowance_at),
+               latest_score_day = coalesce(parts.latest_score_day, g.latest_score_day),
+               latest_scores = CASE WHEN parts.latest_score_day IS NOT NULL THEN parts.latest_scores ELSE g.latest_scores END,
                updated_at = now()
           FROM parts
          WHERE g.user_id = parts.user_id AND g.version = parts.version AND NOT parts.taken
@@ -157,9 +162,9 @@ BEGIN
         DELETE FROM laurel.leaderboard_opt_outs o
          WHERE o.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.settings_zone IS NOT NULL AND t.settings_leaderboards))
     ), scores AS (
-        INSERT INTO laurel.day_scores AS k (user_id, day, board, score, reached_at)
-        SELECT s.user_id, x.day, x.board, x.delta, s.decided_at
-          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta bigint)
+        INSERT INTO laurel.earlier_day_scores AS k (user_id, day, board, score, reached_at)
+        SELECT s.user_id, x.day, x.board, x.delta, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
+          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta bigint, reached_us bigint)
          WHERE s.scores IS NOT NULL
         ON CONFLICT (user_id, day, board) DO UPDATE
            SET score = k.score + EXCLUDED.score,

@@ -14,14 +14,30 @@ struct PostgresUserReader: UserReader {
     func standing() throws -> UserStanding {
         let row = try connection.query(
             """
-            SELECT version, reload_version, rebuilt_version, last_seq, \(Self.figureColumns)
+            SELECT version, reload_version, rebuilt_version, last_seq, \(Self.figureColumns),
+                   to_char(latest_score_day, 'YYYY-MM-DD') AS latest_score_day, latest_scores::text AS latest_scores
               FROM laurel.progress WHERE user_id = $1::bigint
             """, [userParameter]
         ).first.require()
         return UserStanding(
             version: Int64(try row.int("version")), reloadVersion: Int64(try row.int("reload_version")),
             rebuiltVersion: Int64(try row.int("rebuilt_version")), lastSeq: Int64(try row.int("last_seq")),
-            figures: try Self.figures(row), allowance: try Self.allowance(row))
+            figures: try Self.figures(row), allowance: try Self.allowance(row), latestScores: try Self.latestScores(row))
+    }
+
+    /// The latest day's scores from the columns `latest_score_day` (text) and `latest_scores` (JSON text, as
+    /// `laurel.store_changes` stores it: `[{"board","score","reached_us"}]`).
+    static func latestScores(_ row: PostgresRow) throws -> LatestDayScores {
+        guard let day = try row.optionalString("latest_score_day").flatMap(LocalDay.init) else { return LatestDayScores() }
+        var scores: [LatestDayScores.Score] = []
+        for value in try JSONParser.parse(try row.optionalString("latest_scores") ?? "[]").arrayValue ?? [] {
+            guard let board = value["board"]?.stringValue.flatMap(LeaderboardBoard.init), let score = value["score"]?.intValue,
+                  let reached = value["reached_us"]?.intValue else {
+                throw StoreError.failed("a stored latest day score is malformed: \(value)")
+            }
+            scores.append(.init(board: board, score: score, reachedAt: PostgresTimestamp.date(microseconds: reached)))
+        }
+        return LatestDayScores(day: day, scores: scores)
     }
 
     /// The figure columns of `laurel.progress`, as ``figures(_:)`` and ``allowance(_:)`` read them.

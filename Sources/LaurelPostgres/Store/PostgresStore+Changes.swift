@@ -47,7 +47,8 @@ extension PostgresStore {
         return ProgressChanges(
             version: Int64(try first.int("version")), lastSeq: Int64(try first.int("last_seq")), logs: logs, lessons: lessons, events: events,
             seqs: seqs, unlocks: try moments(first.string("unlocks")), challenges: try challenges(first.string("challenges"), of: periods),
-            figures: try PostgresUserReader.figures(first), allowance: try PostgresUserReader.allowance(first))
+            figures: try PostgresUserReader.figures(first), allowance: try PostgresUserReader.allowance(first),
+            latestScores: try PostgresUserReader.latestScores(first))
     }
 
     /// Stored challenges from the JSON the statement makes of their rows, by period (every period asked about).

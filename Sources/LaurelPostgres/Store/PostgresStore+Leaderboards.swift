@@ -3,7 +3,8 @@ import LaurelCore
 import LaurelJSON
 import LaurelStore
 
-/// Boards read from `laurel.day_scores`: a key's score is the sum of its local days' (all of them for `all`), its
+/// Boards read from `laurel.day_scores` (a view of the earlier days' rows and the latest day on the progress row,
+/// ``LatestDayScores``): a key's score is the sum of its local days' (all of them for `all`), its
 /// `reached_at` the latest rise among its days that still score. Instances rank keys in memory from these
 /// (`RankedBoard`); the operators' `laurel.leaderboard` and the weeks' rankings read the same sums.
 extension PostgresStore {
@@ -151,19 +152,36 @@ extension PostgresStore {
                 let id = PostgresValue.int(Int(user.rawValue))
                 guard try connection.query("SELECT 1 FROM laurel.progress WHERE user_id = $1::bigint FOR UPDATE", [id]).first != nil else { return 0 }
                 let days = try compute(PostgresUserReader(connection: connection, user: user))
-                _ = try connection.execute("DELETE FROM laurel.day_scores WHERE user_id = $1::bigint", [id])
-                guard !days.isEmpty else { return 0 }
-                func array(_ values: [String]) -> PostgresValue { .text(JSONValue.array(values.map(JSONValue.string)).serialized()) }
-                return try connection.execute(
+                // The latest day goes to the progress row, the others to rows of their own (LatestDayScores). The
+                // version moves on: a session holding the latest day's scores of before catches up before it writes.
+                let latestDay = days.map(\.day).max()
+                var latest = JSONWriter()
+                UserCommitBatch.write(
+                    days.filter { $0.day == latestDay }.map { .init(board: $0.board, score: $0.score, reachedAt: $0.reachedAt) }, into: &latest)
+                _ = try connection.execute(
                     """
-                    INSERT INTO laurel.day_scores (user_id, day, board, score, reached_at)
+                    UPDATE laurel.progress SET version = version + 1, latest_score_day = $2::date, latest_scores = $3::json
+                     WHERE user_id = $1::bigint
+                    """, [id, latestDay.map { .text($0.description) } ?? .null, latestDay == nil ? .null : .text(latest.text)])
+                _ = try connection.execute("DELETE FROM laurel.earlier_day_scores WHERE user_id = $1::bigint", [id])
+                var earlier = JSONWriter()
+                earlier.beginArray()
+                for day in days where day.day != latestDay {
+                    earlier.beginObject()
+                    earlier.field("day", day.day.description)
+                    earlier.field("board", day.board.description)
+                    earlier.field("score", day.score)
+                    earlier.field("reached_us", PostgresTimestamp.microseconds(day.reachedAt))
+                    earlier.endObject()
+                }
+                earlier.endArray()
+                _ = try connection.execute(
+                    """
+                    INSERT INTO laurel.earlier_day_scores (user_id, day, board, score, reached_at)
                     SELECT $1::bigint, x.day, x.board, x.score, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
                       FROM json_to_recordset($2::json) AS x(day date, board text, score bigint, reached_us bigint)
-                    """,
-                    [id, .text(JSONValue.array(days.map { day in
-                        ["day": .string(day.day.description), "board": .string(day.board.description), "score": .int(day.score),
-                         "reached_us": .int(PostgresTimestamp.microseconds(day.reachedAt))]
-                    }).serialized())])
+                    """, [id, .text(earlier.text)])
+                return days.count
             }
         } catch {
             throw StoreError(error)

@@ -100,19 +100,39 @@ enum UserCommitBatch {
             json.field("allowance_us", PostgresTimestamp.microseconds(at))
         }
         json.field("snapshot", ifPresent: commit.snapshot)
-        if !writes.scores.isEmpty {
+        if !commit.scoreRows.earlierDays.isEmpty {
             json.key("scores")
             json.beginArray()
-            for change in writes.scores.days {
+            for change in commit.scoreRows.earlierDays {
                 json.beginObject()
                 json.field("day", change.day.description)
                 json.field("board", change.board.description)
                 json.field("delta", change.delta)
+                json.field("reached_us", PostgresTimestamp.microseconds(change.reachedAt))
                 json.endObject()
             }
             json.endArray()
         }
+        if let latest = commit.scoreRows.latest, let day = latest.day {
+            json.field("latest_score_day", day.description)
+            // As JSON, kept by the json column as sent; a reader parses it back (PostgresUserReader.latestScores).
+            json.key("latest_scores")
+            write(latest.scores, into: &json)
+        }
         json.endObject()
+    }
+
+    /// The latest day's scores as `laurel.progress.latest_scores` keeps them: `[{"board","score","reached_us"}]`.
+    static func write(_ scores: [LatestDayScores.Score], into json: inout JSONWriter) {
+        json.beginArray()
+        for score in scores {
+            json.beginObject()
+            json.field("board", score.board.description)
+            json.field("score", score.score)
+            json.field("reached_us", PostgresTimestamp.microseconds(score.reachedAt))
+            json.endObject()
+        }
+        json.endArray()
     }
 
     private static func write(_ fact: NewFact, answer: String, into json: inout JSONWriter) {

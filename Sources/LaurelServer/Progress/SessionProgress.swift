@@ -10,6 +10,8 @@ struct SessionProgress: Sendable {
     var position: StoredPosition
     /// The version of the snapshot the store keeps for the user, as far as the session knows.
     var snapshotVersion: Int64
+    /// The latest day's board scores stored at this version: a commit stores its score changes on top of them.
+    var latestScores: LatestDayScores
 
     var version: Int64 { position.version }
 
@@ -17,10 +19,11 @@ struct SessionProgress: Sendable {
     /// for days), so that a restart adds a bounded number of facts.
     static let snapshotInterval: Int64 = 1000
 
-    init(progress: UserProgress, position: StoredPosition, snapshotVersion: Int64) {
+    init(progress: UserProgress, position: StoredPosition, snapshotVersion: Int64, latestScores: LatestDayScores) {
         self.progress = progress
         self.position = position
         self.snapshotVersion = snapshotVersion
+        self.latestScores = latestScores
     }
 
     /// Everything the rules read about the user, from one snapshot of the store: the running state from the stored
@@ -75,6 +78,7 @@ struct SessionProgress: Sendable {
         }
         self.progress = progress
         position = StoredPosition(version: standing.version, lastSeq: standing.lastSeq, seqs: seqs)
+        latestScores = standing.latestScores
     }
 
     /// This progress brought up to what was committed since (only facts, unlocks, challenges and figures, or the
@@ -90,6 +94,7 @@ struct SessionProgress: Sendable {
         for (period, stored) in changes.challenges { next.progress.challenges.know(period, stored: stored) }
         next.progress.figures = changes.figures
         next.progress.allowance = changes.allowance
+        next.latestScores = changes.latestScores
         next.position = StoredPosition(version: changes.version, lastSeq: max(position.lastSeq, changes.lastSeq), seqs: changes.seqs)
         return next
     }

@@ -72,10 +72,11 @@ struct WriteRoute {
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
                     pushes: PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity), answer: rendered,
-                    snapshot: decision.writes.rebuilt ? try ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil)
+                    snapshot: decision.writes.rebuilt ? try ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil,
+                    scoresBefore: held.latestScores)
                 switch try await access.commit(commit) {
                 case .committed(let version, let lastSeq, let factSeq, let pushes):
-                    keep(decision, after: held, version: version, lastSeq: lastSeq, factSeq: factSeq)
+                    keep(decision, after: held, scores: commit.scoreRows, version: version, lastSeq: lastSeq, factSeq: factSeq)
                     return Performed(decision: decision, pushes: pushes, answer: rendered)
                 case .stale:
                     context.session.progress.markBehind()
@@ -96,9 +97,13 @@ struct WriteRoute {
     }
 
     /// The session takes on the decided progress at the version the commit left.
-    private func keep(_ decision: Decision, after held: SessionProgress, version: Int64, lastSeq: Int64, factSeq: Int64?) {
+    private func keep(
+        _ decision: Decision, after held: SessionProgress, scores: LatestDayScores.Rows, version: Int64, lastSeq: Int64, factSeq: Int64?
+    ) {
         // Built from its parts: a copy of `held` would copy a progress only to replace it.
-        var next = SessionProgress(progress: decision.progress, position: held.position, snapshotVersion: held.snapshotVersion)
+        var next = SessionProgress(
+            progress: decision.progress, position: held.position, snapshotVersion: held.snapshotVersion,
+            latestScores: held.latestScores.after(scores))
         next.position.version = version
         next.position.lastSeq = lastSeq
         if let factSeq, let kind = decision.writes.fact?.kind {

@@ -155,7 +155,7 @@ import Testing
         writes.figures = figures
         return UserCommit(
             user: user.id, expectedVersion: version, writes: writes, decidedAt: at, pushes: pushes,
-            answer: #"{"log":{"id":"\#(logID)"},"duplicate":false}"#, snapshot: nil)
+            answer: #"{"log":{"id":"\#(logID)"},"duplicate":false}"#, snapshot: nil, scoresBefore: LatestDayScores())
     }
 
     /// The user's version and number of logs, as "version/logs".

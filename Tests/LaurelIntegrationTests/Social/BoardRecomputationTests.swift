@@ -45,7 +45,11 @@ import Testing
 
             // As a database from before the boards has it: no day scores. `laurel boards refill` (BoardRefill) writes
             // them again from the stored facts, the same scores in every key.
-            try await LaurelTestDatabase.scalar("DELETE FROM laurel.day_scores WHERE user_id = $1::bigint", [.text(user.id.description)])
+            try await LaurelTestDatabase.scalar(
+                """
+                WITH gone AS (DELETE FROM laurel.earlier_day_scores WHERE user_id = $1::bigint)
+                UPDATE laurel.progress SET latest_score_day = NULL, latest_scores = NULL WHERE user_id = $1::bigint
+                """, [.text(user.id.description)])
             #expect(try await Self.boards(of: user).stored.isEmpty)
             let refill = BoardRefill(store: PostgresStore(pool: try await LaurelTestDatabase.admin()), rules: Rulebook(catalog: try ShippedCatalogs.load("standfit")))
             #expect(try await refill.refill(user.id, now: Date()) > 0)
@@ -90,7 +94,45 @@ import Testing
             #expect(difference.isEmpty, "seed \(seed): \(difference)")
             let xp = Engine.ok(try await client.request("PROFILE"))["xp"]?.intValue
             #expect(stored[BoardKey(board: .xp, period: .all, key: "all")] == xp, "seed \(seed)")
+            #expect(try await Self.rowsOnOrAfterTheLatestDay(of: user) == 0, "seed \(seed)")
         }
+    }
+
+    /// The writes of the latest local day keep its scores on the progress row: a day of LOGs writes no score row; the
+    /// first LOG of a later day moves the day before to rows of its own, and a backfill moves its own day's row.
+    @Test func theLatestDaysScoresLiveOnTheProgressRow() async throws {
+        let user = try await LaurelTestDatabase.createUser("latest-day-scores")
+        let id = PostgresValue.int(Int(user.id.rawValue))
+        @Sendable func earlierRows() async throws -> String? {
+            try await LaurelTestDatabase.scalar(
+                "SELECT coalesce(string_agg(board || ' ' || score, ',' ORDER BY day, board), '') FROM laurel.earlier_day_scores WHERE user_id = $1::bigint",
+                [id])
+        }
+        try await TestServer.run { port in
+            let client = try await PushRecorder.authenticated(port: port, token: user.token)
+            for step in 0..<3 { Engine.ok(try await client.request("LOG", Engine.log("squats", amount: 4, id: "t\(step)"))) }
+            #expect(try await earlierRows() == "")
+            #expect(try await LaurelTestDatabase.scalar(
+                "SELECT g.latest_score_day = (SELECT max(l.day) FROM laurel.logs l WHERE l.user_id = g.user_id) FROM laurel.progress g WHERE g.user_id = $1::bigint",
+                [id]) == "t")
+            // A backfill two days back has a row of its own; the latest day stays where it is.
+            Engine.ok(try await client.request("LOG", Engine.log("squats", amount: 2, at: Date().addingTimeInterval(-2 * 86_400), id: "b")))
+            #expect(try await earlierRows() == "activity:squats 2,logs 1,xp 15")
+            let (stored, recomputed) = try await Self.boards(of: user)
+            #expect(stored == recomputed)
+            #expect(stored[BoardKey(board: .logs, period: .all, key: "all")] == 4)
+            #expect(try await Self.rowsOnOrAfterTheLatestDay(of: user) == 0)
+        }
+    }
+
+    /// Rows of `laurel.earlier_day_scores` on or after the user's latest day: none, ever (the view would count a day
+    /// twice).
+    static func rowsOnOrAfterTheLatestDay(of user: TestUser) async throws -> Int? {
+        try await LaurelTestDatabase.scalar(
+            """
+            SELECT count(*) FROM laurel.earlier_day_scores e JOIN laurel.progress g ON g.user_id = e.user_id
+             WHERE e.user_id = $1::bigint AND e.day >= g.latest_score_day
+            """, [.int(Int(user.id.rawValue))]).flatMap { Int($0) }
     }
 
     /// Every key's score as stored (day rows summed into their keys), and as recomputed from the stored facts.

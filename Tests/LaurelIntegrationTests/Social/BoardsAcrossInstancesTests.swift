@@ -92,10 +92,13 @@ import Testing
             Engine.ok(try await client.request("LOG", Engine.log("squats")))
             let board: JSONObject = ["board": "logs", "period": "week", "around_me": true]
             #expect(try await Self.board(client, board)["me"]?["score"] == 1)
-            // As an operator's `laurel boards refill` would: rows rewritten, nothing announced.
+            // As an operator's `laurel boards refill` would: scores rewritten (today's are on the progress row),
+            // nothing announced.
             _ = try await LaurelTestDatabase.scalar(
-                "UPDATE laurel.day_scores SET score = score + 100 WHERE user_id = $1::bigint AND board = 'logs' RETURNING 1",
-                [.int(Int(user.id.rawValue))])
+                """
+                UPDATE laurel.progress SET latest_scores = replace(latest_scores::text, '"board":"logs","score":1,', '"board":"logs","score":101,')::json
+                 WHERE user_id = $1::bigint AND latest_scores::text LIKE '%"board":"logs","score":1,%' RETURNING 1
+                """, [.int(Int(user.id.rawValue))])
             #expect(try await Eventually.holds { try await Self.board(client, board)["me"]?["score"] == 101 })
         }
     }

@@ -1,0 +1,12 @@
+-- Every user's score on every board and local day that has one (rules.md, "Friends and leaderboards"): the rows of
+-- earlier days, and the latest day's scores from the progress row (migration 0012). `board` is `xp`, `logs`,
+-- `challenges` or `activity:ID`; `reached_at` is when the day's score last rose. A week's, month's or all-time score
+-- is the sum of its days. Conditions on the user, day and board reach both parts' indexes.
+CREATE VIEW laurel.day_scores AS
+SELECT e.user_id, e.day, e.board, e.score, e.reached_at
+  FROM laurel.earlier_day_scores e
+UNION ALL
+SELECT g.user_id, g.latest_score_day, x.board, x.score, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
+  FROM laurel.progress g
+ CROSS JOIN LATERAL json_to_recordset(g.latest_scores) AS x(board text, score bigint, reached_us bigint)
+ WHERE g.latest_score_day IS NOT NULL;

@@ -929,7 +929,8 @@ CREATE TABLE laurel.progress (
     goal_met_week date,
     latest_score_day date,
     latest_scores json
-);
+)
+WITH (fillfactor='70');
 
 CREATE VIEW laurel.day_scores AS
  SELECT e.user_id,
@@ -941,11 +942,11 @@ CREATE VIEW laurel.day_scores AS
 UNION ALL
  SELECT g.user_id,
     g.latest_score_day AS day,
-    x.board,
-    x.score,
-    ('1970-01-01 00:00:00+00'::timestamp with time zone + ((x.reached_us)::double precision * '00:00:00.000001'::interval)) AS reached_at
+    x.key AS board,
+    ((x.value ->> 0))::bigint AS score,
+    ('1970-01-01 00:00:00+00'::timestamp with time zone + ((((x.value ->> 1))::bigint)::double precision * '00:00:00.000001'::interval)) AS reached_at
    FROM (laurel.progress g
-     CROSS JOIN LATERAL json_to_recordset(g.latest_scores) x(board text, score bigint, reached_us bigint))
+     CROSS JOIN LATERAL json_each(g.latest_scores) x(key, value))
   WHERE (g.latest_score_day IS NOT NULL);
 
 CREATE TABLE laurel.friendships (

@@ -26,7 +26,7 @@
 --   scores                   board scores of days before the latest to move: [{"day","board","delta","reached_us"}]
 --                            (a rise also sets reached_at)
 --   latest_score_day, latest_scores
---                            the latest day's scores after the write, when they changed: [{"board","score","reached_us"}]
+--                            the latest day's scores after the write, when they changed: {"BOARD": [score, reached_us]}
 --
 -- One row per part, in batch order: 'committed' (with the new version, the last push seq and the new fact's seq),
 -- or, with nothing written for it, 'stale' (the version moved on), 'duplicate' (the fact's id is taken) or

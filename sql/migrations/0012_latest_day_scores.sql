@@ -7,7 +7,8 @@ ALTER TABLE laurel.day_scores RENAME TO earlier_day_scores;
 ALTER INDEX laurel.day_scores_pkey RENAME TO earlier_day_scores_pkey;
 ALTER INDEX laurel.day_scores_board_day RENAME TO earlier_day_scores_board_day;
 
--- `latest_scores`: [{"board", "score", "reached_us"}] as the server wrote it (json keeps the text).
+-- `latest_scores`: {"BOARD": [score, reached_us], ...} as the server wrote it (json keeps the text; short, since every
+-- LOG writes it into the row and the WAL).
 ALTER TABLE laurel.progress ADD COLUMN latest_score_day date, ADD COLUMN latest_scores json;
 -- A board key's first reading finds the users whose latest day lies in it. The column changes once a user-day, so
 -- the other updates of the row stay heap-only.
@@ -17,11 +18,14 @@ UPDATE laurel.progress g
    SET latest_score_day = latest.day,
        latest_scores = latest.scores
   FROM (SELECT d.user_id, d.day,
-               json_agg(json_build_object('board', d.board, 'score', d.score,
-                                          'reached_us', (extract(epoch FROM d.reached_at) * 1000000)::bigint)) AS scores
+               json_object_agg(d.board, json_build_array(d.score, (extract(epoch FROM d.reached_at) * 1000000)::bigint)) AS scores
           FROM laurel.earlier_day_scores d
          WHERE d.day = (SELECT max(m.day) FROM laurel.earlier_day_scores m WHERE m.user_id = d.user_id)
          GROUP BY d.user_id, d.day) latest
  WHERE g.user_id = latest.user_id;
 DELETE FROM laurel.earlier_day_scores d USING laurel.progress g
  WHERE g.user_id = d.user_id AND d.day >= g.latest_score_day;
+
+-- Every write updates the user's row, now wider by the latest day's scores: room on each page keeps the updates
+-- heap-only (no new index entries, no bloat).
+ALTER TABLE laurel.progress SET (fillfactor = 70);

@@ -6,7 +6,8 @@ CREATE VIEW laurel.day_scores AS
 SELECT e.user_id, e.day, e.board, e.score, e.reached_at
   FROM laurel.earlier_day_scores e
 UNION ALL
-SELECT g.user_id, g.latest_score_day, x.board, x.score, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
+SELECT g.user_id, g.latest_score_day, x.key, (x.value ->> 0)::bigint,
+       'epoch'::timestamptz + (x.value ->> 1)::bigint * interval '1 microsecond'
   FROM laurel.progress g
- CROSS JOIN LATERAL json_to_recordset(g.latest_scores) AS x(board text, score bigint, reached_us bigint)
+ CROSS JOIN LATERAL json_each(g.latest_scores) AS x
  WHERE g.latest_score_day IS NOT NULL;

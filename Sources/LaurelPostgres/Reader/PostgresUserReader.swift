@@ -26,14 +26,15 @@ struct PostgresUserReader: UserReader {
     }
 
     /// The latest day's scores from the columns `latest_score_day` (text) and `latest_scores` (JSON text, as
-    /// `laurel.store_changes` stores it: `[{"board","score","reached_us"}]`).
+    /// `laurel.store_changes` stores it: `{"BOARD": [score, reached_us], ...}`), in the order stored.
     static func latestScores(_ row: PostgresRow) throws -> LatestDayScores {
         guard let day = try row.optionalString("latest_score_day").flatMap(LocalDay.init) else { return LatestDayScores() }
+        guard case .object(let stored)? = try row.optionalString("latest_scores").map(JSONParser.parse) else { return LatestDayScores(day: day) }
         var scores: [LatestDayScores.Score] = []
-        for value in try JSONParser.parse(try row.optionalString("latest_scores") ?? "[]").arrayValue ?? [] {
-            guard let board = value["board"]?.stringValue.flatMap(LeaderboardBoard.init), let score = value["score"]?.intValue,
-                  let reached = value["reached_us"]?.intValue else {
-                throw StoreError.failed("a stored latest day score is malformed: \(value)")
+        for (name, value) in stored {
+            guard let board = LeaderboardBoard(name), let pair = value.arrayValue, pair.count == 2, let score = pair[0].intValue,
+                  let reached = pair[1].intValue else {
+                throw StoreError.failed("a stored latest day score is malformed: \(name) \(value)")
             }
             scores.append(.init(board: board, score: score, reachedAt: PostgresTimestamp.date(microseconds: reached)))
         }

@@ -122,17 +122,18 @@ enum UserCommitBatch {
         json.endObject()
     }
 
-    /// The latest day's scores as `laurel.progress.latest_scores` keeps them: `[{"board","score","reached_us"}]`.
+    /// The latest day's scores as `laurel.progress.latest_scores` keeps them: `{"BOARD": [score, reached_us], ...}`.
+    /// Short, since every LOG writes it into the progress row and the WAL.
     static func write(_ scores: [LatestDayScores.Score], into json: inout JSONWriter) {
-        json.beginArray()
+        json.beginObject()
         for score in scores {
-            json.beginObject()
-            json.field("board", score.board.description)
-            json.field("score", score.score)
-            json.field("reached_us", PostgresTimestamp.microseconds(score.reachedAt))
-            json.endObject()
+            json.key(runtime: score.board.description)
+            json.beginArray()
+            json.int(score.score)
+            json.int(PostgresTimestamp.microseconds(score.reachedAt))
+            json.endArray()
         }
-        json.endArray()
+        json.endObject()
     }
 
     private static func write(_ fact: NewFact, answer: String, into json: inout JSONWriter) {

@@ -4,9 +4,9 @@ import LaurelJSON
 import LaurelStore
 
 /// Boards read from `laurel.day_scores` (a view of the earlier days' rows and the latest day on the progress row,
-/// ``LatestDayScores``): a key's score is the sum of its local days' (all of them for `all`), its
-/// `reached_at` the latest rise among its days that still score. Instances rank keys in memory from these
-/// (`RankedBoard`); the operators' `laurel.leaderboard` and the weeks' rankings read the same sums.
+/// ``LatestDayScores``): a key's score is the sum of its local days' (all of them for `all`), its `reached_at` the
+/// latest rise among its days that still score. Instances rank keys in memory from these (`RankedBoard`); the
+/// operators' `laurel.leaderboard` and the weeks' rankings read the same sums.
 extension PostgresStore {
     /// The global board of a key as one row per user with a score above 0, opted-out users left out. Parameters: $1
     /// board, $2 and $3 the first and last day.
@@ -164,22 +164,16 @@ extension PostgresStore {
                      WHERE user_id = $1::bigint
                     """, [id, latestDay.map { .text($0.description) } ?? .null, latestDay == nil ? .null : .text(latest.text)])
                 _ = try connection.execute("DELETE FROM laurel.earlier_day_scores WHERE user_id = $1::bigint", [id])
+                // Each earlier day's row, written as a change from nothing.
                 var earlier = JSONWriter()
-                earlier.beginArray()
-                for day in days where day.day != latestDay {
-                    earlier.beginObject()
-                    earlier.field("day", day.day.description)
-                    earlier.field("board", day.board.description)
-                    earlier.field("score", day.score)
-                    earlier.field("reached_us", PostgresTimestamp.microseconds(day.reachedAt))
-                    earlier.endObject()
-                }
-                earlier.endArray()
+                UserCommitBatch.write(
+                    days.filter { $0.day != latestDay }.map { .init(day: $0.day, board: $0.board, delta: $0.score, reachedAt: $0.reachedAt) },
+                    into: &earlier)
                 _ = try connection.execute(
                     """
                     INSERT INTO laurel.earlier_day_scores (user_id, day, board, score, reached_at)
-                    SELECT $1::bigint, x.day, x.board, x.score, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
-                      FROM json_to_recordset($2::json) AS x(day date, board text, score bigint, reached_us bigint)
+                    SELECT $1::bigint, x.day, x.board, x.delta, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
+                      FROM json_to_recordset($2::json) AS x(day date, board text, delta bigint, reached_us bigint)
                     """, [id, .text(earlier.text)])
                 return days.count
             }

@@ -102,16 +102,7 @@ enum UserCommitBatch {
         json.field("snapshot", ifPresent: commit.snapshot)
         if !commit.scoreRows.earlierDays.isEmpty {
             json.key("scores")
-            json.beginArray()
-            for change in commit.scoreRows.earlierDays {
-                json.beginObject()
-                json.field("day", change.day.description)
-                json.field("board", change.board.description)
-                json.field("delta", change.delta)
-                json.field("reached_us", PostgresTimestamp.microseconds(change.reachedAt))
-                json.endObject()
-            }
-            json.endArray()
+            write(commit.scoreRows.earlierDays, into: &json)
         }
         if let latest = commit.scoreRows.latest, let day = latest.day {
             json.field("latest_score_day", day.description)
@@ -120,6 +111,20 @@ enum UserCommitBatch {
             write(latest.scores, into: &json)
         }
         json.endObject()
+    }
+
+    /// Changes of earlier days' rows: `[{"day","board","delta","reached_us"}]`.
+    static func write(_ changes: [LatestDayScores.EarlierDayChange], into json: inout JSONWriter) {
+        json.beginArray()
+        for change in changes {
+            json.beginObject()
+            json.field("day", change.day.description)
+            json.field("board", change.board.description)
+            json.field("delta", change.delta)
+            json.field("reached_us", PostgresTimestamp.microseconds(change.reachedAt))
+            json.endObject()
+        }
+        json.endArray()
     }
 
     /// The latest day's scores as `laurel.progress.latest_scores` keeps them: `{"BOARD": [score, reached_us], ...}`.

@@ -66,6 +66,29 @@ import Testing
         }
     }
 
+    /// One user writing on two instances in turn: each session catches up with the latest day's scores the other
+    /// stored before it stores its own on top of them, so nothing the other wrote is lost or counted twice.
+    @Test func aUserWritingOnTwoInstancesKeepsTheLatestDaysScoresOfBoth() async throws {
+        let user = try await LaurelTestDatabase.createUser("board-two-writers")
+        try await TestServer.withServer { first in
+            try await TestServer.withServer { second in
+                let here = try await PushRecorder.authenticated(port: first.port, token: user.token)
+                let there = try await PushRecorder.authenticated(port: second.port, token: user.token)
+                for index in 0..<3 {
+                    Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 2, id: "h\(index)")))
+                    Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 3, id: "t\(index)")))
+                }
+                // A backfill from one side, a deletion from the other.
+                Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 1, at: Date().addingTimeInterval(-2 * 86_400), id: "b")))
+                Engine.ok(try await there.request("LOG.DELETE", ["id": "h0"]))
+                let (stored, recomputed) = try await BoardRecomputationTests.boards(of: user)
+                #expect(stored == recomputed)
+                #expect(stored[BoardKey(board: .logs, period: .all, key: "all")] == 6)
+                #expect(stored[BoardKey(board: .activity("squats"), period: .all, key: "all")] == 14)
+            }
+        }
+    }
+
     @Test func withRoomForOneKeyEachReadIsRightAndTheOtherKeyIsReadAgain() async throws {
         let user = try await LaurelTestDatabase.createUser("board-one-key")
         var configuration = ServerConfiguration(port: 0)

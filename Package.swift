@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "LaurelProtocolTests",
             dependencies: [
-                "LaurelProtocol", "LaurelJSON", "LaurelCore",
+                "LaurelProtocol", "LaurelJSON", "LaurelCore", "LaurelTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

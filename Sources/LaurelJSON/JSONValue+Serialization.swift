@@ -13,18 +13,22 @@ extension JSONValue {
 
     /// Appends the compact JSON text of the value (see ``serialized()``) as UTF-8.
     public func write(into bytes: inout [UInt8]) {
+        writeText(into: &bytes)
+    }
+
+    func writeText<Sink: JSONByteSink>(into bytes: inout Sink) {
         switch self {
         case .null:
-            bytes.append(contentsOf: "null".utf8)
+            bytes.append(static: "null")
         case .bool(let value):
-            bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+            bytes.append(static: value ? "true" : "false")
         case .int(let value):
             JSONTextWriter.writeInteger(value, into: &bytes)
         case .double(let value):
             if value.isFinite {
-                bytes.append(contentsOf: value.description.utf8)
+                bytes.append(text: value.description)
             } else {
-                bytes.append(contentsOf: "null".utf8)
+                bytes.append(static: "null")
             }
         case .string(let value):
             JSONTextWriter.writeString(value, into: &bytes)
@@ -34,7 +38,7 @@ extension JSONValue {
                 if offset > 0 {
                     bytes.append(UInt8(ascii: ","))
                 }
-                element.write(into: &bytes)
+                element.writeText(into: &bytes)
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let object):
@@ -47,7 +51,7 @@ extension JSONValue {
                 first = false
                 JSONTextWriter.writeString(key, into: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                value.write(into: &bytes)
+                value.writeText(into: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         }
@@ -58,7 +62,7 @@ extension JSONValue {
 enum JSONTextWriter {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func writeInteger(_ value: Int, into bytes: inout [UInt8]) {
+    static func writeInteger<Sink: JSONByteSink>(_ value: Int, into bytes: inout Sink) {
         // Most numbers written are small (levels, streaks, counts, flags).
         if (0..<10).contains(value) {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
@@ -84,7 +88,7 @@ enum JSONTextWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    static func writeString(_ string: String, into bytes: inout [UInt8]) {
+    static func writeString<Sink: JSONByteSink>(_ string: String, into bytes: inout Sink) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
@@ -106,7 +110,7 @@ enum JSONTextWriter {
                 case 0x08: bytes.append(UInt8(ascii: "b"))
                 case 0x0C: bytes.append(UInt8(ascii: "f"))
                 default:
-                    bytes.append(contentsOf: "u00".utf8)
+                    bytes.append(static: "u00")
                     bytes.append(hexDigits[Int(byte >> 4)])
                     bytes.append(hexDigits[Int(byte & 0x0F)])
                 }

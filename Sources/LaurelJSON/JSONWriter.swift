@@ -10,7 +10,7 @@
 /// json.endObject()   // {"xp":120,"unlocked":[]}
 /// ```
 public struct JSONWriter: Sendable {
-    public private(set) var bytes: [UInt8]
+    private var output: JSONOutputBytes
     /// How many containers are open (at most 64).
     private var depth = 0
     /// Bit d: the container open at depth d has a member or element already (the next one needs a comma).
@@ -19,35 +19,37 @@ public struct JSONWriter: Sendable {
     private var afterKey = false
 
     public init(capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        output = JSONOutputBytes(capacity: capacity)
     }
 
+    /// The bytes written so far.
+    public var bytes: [UInt8] { output.bytes }
+
     /// The text written so far.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { output.text }
 
     // MARK: containers
 
     public mutating func beginObject() {
         beginValue()
-        bytes.append(UInt8(ascii: "{"))
+        output.append(UInt8(ascii: "{"))
         open()
     }
 
     public mutating func endObject() {
         close()
-        bytes.append(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "}"))
     }
 
     public mutating func beginArray() {
         beginValue()
-        bytes.append(UInt8(ascii: "["))
+        output.append(UInt8(ascii: "["))
         open()
     }
 
     public mutating func endArray() {
         close()
-        bytes.append(UInt8(ascii: "]"))
+        output.append(UInt8(ascii: "]"))
     }
 
     /// A member's name as written in the source; its value follows. Such names are copied as they are, unescaped
@@ -55,21 +57,25 @@ public struct JSONWriter: Sendable {
     /// no quote, backslash or control character.
     public mutating func key(_ name: StaticString) {
         beginValue()
-        bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { utf8 in
             assert(!utf8.contains(where: JSONTextWriter.needsEscape), "\(name) needs escaping")
-            bytes.append(contentsOf: utf8)
+            // One write for the quotes, the name and the colon.
+            output.write(upTo: utf8.count + 3) { end in
+                end.initialize(to: UInt8(ascii: "\""))
+                if let name = utf8.baseAddress { (end + 1).update(from: name, count: utf8.count) }
+                end[utf8.count + 1] = UInt8(ascii: "\"")
+                end[utf8.count + 2] = UInt8(ascii: ":")
+                return utf8.count + 3
+            }
         }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
         afterKey = true
     }
 
     /// A member's name known only at run time (an activity's id, a tier), escaped as any string; its value follows.
     public mutating func key(runtime name: String) {
         beginValue()
-        JSONTextWriter.writeString(name, into: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+        JSONTextWriter.writeString(name, into: &output)
+        output.append(UInt8(ascii: ":"))
         afterKey = true
     }
 
@@ -77,22 +83,40 @@ public struct JSONWriter: Sendable {
 
     public mutating func string(_ value: String) {
         beginValue()
-        JSONTextWriter.writeString(value, into: &bytes)
+        JSONTextWriter.writeString(value, into: &output)
     }
 
     public mutating func int(_ value: Int) {
         beginValue()
-        JSONTextWriter.writeInteger(value, into: &bytes)
+        output.write(upTo: 20) { end in
+            // The digits' count first, so that they are written in place, last digit first. Working on the
+            // magnitude as UInt means Int.min needs no special case.
+            var magnitude = value.magnitude
+            var length = value < 0 ? 2 : 1
+            var rest = magnitude
+            while rest >= 10 {
+                rest /= 10
+                length += 1
+            }
+            if value < 0 { end.initialize(to: UInt8(ascii: "-")) }
+            var place = length
+            repeat {
+                place -= 1
+                end[place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            return length
+        }
     }
 
     public mutating func bool(_ value: Bool) {
         beginValue()
-        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        output.append(static: value ? "true" : "false")
     }
 
     public mutating func null() {
         beginValue()
-        bytes.append(contentsOf: "null".utf8)
+        output.append(static: "null")
     }
 
     /// A double as ``JSONValue/serialized()`` writes it (non-finite as `null`).
@@ -103,19 +127,19 @@ public struct JSONWriter: Sendable {
     /// A value already written as JSON text elsewhere (a stored push's object, a kept answer).
     public mutating func raw(_ json: String) {
         beginValue()
-        bytes.append(contentsOf: json.utf8)
+        output.append(text: json)
     }
 
     /// A value already written as JSON bytes.
     public mutating func raw(_ json: [UInt8]) {
         beginValue()
-        bytes.append(contentsOf: json)
+        json.withUnsafeBufferPointer { output.append(contentsOf: $0) }
     }
 
     /// A ``JSONValue`` tree (for the rare values that come as one).
     public mutating func value(_ value: JSONValue) {
         beginValue()
-        value.write(into: &bytes)
+        value.writeText(into: &output)
     }
 
     // MARK: members
@@ -153,7 +177,7 @@ public struct JSONWriter: Sendable {
         }
         guard depth > 0 else { return }
         let bit: UInt64 = 1 << UInt64(depth - 1)
-        if hasElement & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+        if hasElement & bit != 0 { output.append(UInt8(ascii: ",")) }
         hasElement |= bit
     }
 

@@ -1,0 +1,72 @@
+/// Where JSON text is written: the bytes of a ``JSONValue`` tree (an array) or of a ``JSONWriter`` (room made ahead).
+protocol JSONByteSink {
+    mutating func append(_ byte: UInt8)
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension JSONByteSink {
+    /// Text known when the program is built (a literal, a member's name).
+    mutating func append(static text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    mutating func append(text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+}
+
+extension Array: JSONByteSink where Element == UInt8 {}
+
+/// The bytes of a ``JSONWriter``: a buffer with room made ahead, written through a pointer. A LOG's answer and its
+/// commit are some forty short members; the array's own `append(contentsOf:)` is a call of about a hundred
+/// instructions for each of them, a store into room already made a handful.
+struct JSONOutputBytes: JSONByteSink {
+    /// As long as the room made; the bytes after `count` are not written yet.
+    private var storage: [UInt8]
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        storage = [UInt8](repeating: 0, count: Swift.max(capacity, 64))
+    }
+
+    /// The bytes written, in an array of their own.
+    var bytes: [UInt8] {
+        storage.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// The bytes written, as text.
+    var text: String {
+        storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<count]), as: UTF8.self) }
+    }
+
+    /// Writes up to `maximum` bytes at the end with `body`, which returns how many it wrote.
+    @inline(__always)
+    mutating func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if count + maximum > storage.count { grow(toHold: count + maximum) }
+        let start = count
+        count += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        write(upTo: 1) { end in
+            end.initialize(to: byte)
+            return 1
+        }
+    }
+
+    @inline(__always)
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        write(upTo: bytes.count) { end in
+            end.update(from: source, count: bytes.count)
+            return bytes.count
+        }
+    }
+
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
+        storage.append(contentsOf: repeatElement(0, count: Swift.max(needed, storage.count * 2) - storage.count))
+    }
+}

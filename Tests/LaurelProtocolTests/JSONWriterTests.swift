@@ -1,0 +1,91 @@
+import LaurelJSON
+import LaurelTestSupport
+import Testing
+
+/// The writer the busiest answers and commits are written with must write what ``JSONValue/serialized()`` writes.
+@Suite struct JSONWriterTests {
+    @Test func writesMembersAndElementsWithTheirCommas() {
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("xp", 120)
+        json.field("name", "a \"quoted\" name")
+        json.field("secret", false)
+        json.key("unlocked")
+        json.beginArray()
+        json.string("first")
+        json.int(-3)
+        json.null()
+        json.beginObject()
+        json.endObject()
+        json.endArray()
+        json.key(runtime: "tier\n2")
+        json.double(0.5)
+        json.endObject()
+        #expect(json.text == #"{"xp":120,"name":"a \"quoted\" name","secret":false,"unlocked":["first",-3,null,{}],"tier\n2":0.5}"#)
+        #expect(json.bytes == Array(json.text.utf8))
+    }
+
+    @Test(arguments: [0, 9, 10, -1, -9, -10, 99, 100, 1_234_567_890, Int.max, Int.min, Int.min + 1])
+    func writesIntegersAsTheTreeDoes(number: Int) {
+        var json = JSONWriter(capacity: 1)
+        json.int(number)
+        #expect(json.text == JSONValue.int(number).serialized())
+        #expect(json.text == String(number))
+    }
+
+    /// Random trees, written member by member from a small capacity (so the bytes grow many times), against the tree's
+    /// own text.
+    @Test(arguments: 0..<40)
+    func randomTreesReadTheSameAsTheirSerialization(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        let tree = Self.tree(&random, depth: 0)
+        var json = JSONWriter(capacity: 1)
+        Self.write(tree, into: &json)
+        #expect(json.text == tree.serialized())
+        var raw = JSONWriter(capacity: 1)
+        raw.beginArray()
+        raw.raw(tree.serialized())
+        raw.raw(Array(tree.serialized().utf8))
+        raw.value(tree)
+        raw.endArray()
+        #expect(raw.text == JSONValue.array([tree, tree, tree]).serialized())
+    }
+
+    private static func write(_ value: JSONValue, into json: inout JSONWriter) {
+        switch value {
+        case .null: json.null()
+        case .bool(let flag): json.bool(flag)
+        case .int(let number): json.int(number)
+        case .double(let number): json.double(number)
+        case .string(let text): json.string(text)
+        case .array(let elements):
+            json.beginArray()
+            for element in elements { write(element, into: &json) }
+            json.endArray()
+        case .object(let object):
+            json.beginObject()
+            for (key, member) in object {
+                json.key(runtime: key)
+                write(member, into: &json)
+            }
+            json.endObject()
+        }
+    }
+
+    private static let pieces = ["", "a", "pushups", "quote\"", "back\\slash", "line\nbreak", "tab\t", "\u{01}", "é", "😀", "2026-11-27"]
+
+    private static func tree(_ random: inout SeededRandom, depth: Int) -> JSONValue {
+        switch random.below(depth < 4 ? 8 : 6) {
+        case 0: return .null
+        case 1: return .bool(random.below(2) == 0)
+        case 2: return .int(Int(bitPattern: UInt(random.next())) >> random.below(64))
+        case 3: return .double(Double(random.below(1_000_000)) / 64)
+        case 4, 5: return .string((0..<random.below(4)).map { _ in pieces[random.below(pieces.count)] }.joined())
+        case 6: return .array((0..<random.below(5)).map { _ in tree(&random, depth: depth + 1) })
+        default:
+            var object = JSONObject()
+            for index in 0..<random.below(5) { object[pieces[random.below(pieces.count)] + String(index)] = tree(&random, depth: depth + 1) }
+            return .object(object)
+        }
+    }
+}

@@ -85,11 +85,11 @@ struct ServeCommand: AsyncParsableCommand {
                     if embedded != nil { print("admin: psql \(connectionString)") }
                     fflush(nil)
                 }
-                let listener = PostgresNotificationListener(configuration: postgres, channels: [PostgresStoreEvents.channel], logger: logger)
+                let (listener, storeEvents) = PostgresStoreEvents.listen(configuration: postgres, logger: logger)
                 listener.start()
                 let server = LaurelServer(
-                    configuration: configuration, store: store, catalog: loadedCatalog,
-                    storeEvents: PostgresStoreEvents.stream(from: listener, logger: logger), metrics: metrics, logger: logger)
+                    configuration: configuration, store: store, catalog: loadedCatalog, storeEvents: storeEvents, metrics: metrics,
+                    logger: logger)
                 var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: server)]
                 let metricsPort = try Setting.integer(self.metricsPort, env: "LAUREL_METRICS_PORT", default: 7421)
                 if metricsPort != 0 {

@@ -3,7 +3,7 @@ import LaurelCore
 import Logging
 
 /// Receives PostgreSQL `NOTIFY` messages on a dedicated connection and thread and delivers them
-/// as an `AsyncStream`.
+/// as an `AsyncStream`, or to a handler on that thread.
 ///
 /// When the connection is lost, the listener reconnects (waiting 100 ms, doubling to 5 s while
 /// attempts fail) and LISTENs again. Notifications sent while it was disconnected are lost, as
@@ -21,26 +21,42 @@ public final class PostgresNotificationListener: Sendable {
 
     /// Every notification on the channels in arrival order, each LISTEN before them. One consumer
     /// should iterate it; it ends after `stop()`. It buffers without limit, so the consumer should keep up.
+    /// A listener made with a handler delivers nothing here: the stream ends at once.
     public let events: AsyncStream<Event>
 
     private let continuation: AsyncStream<Event>.Continuation
     private let loop: ListenerLoop
 
+    /// A listener whose events arrive in ``events``.
     /// - Parameters:
     ///   - configuration: where to connect.
     ///   - channels: channel names, exactly as given to `pg_notify` (case matters).
     ///   - logger: receives connection losses and reconnects.
-    public init(configuration: PostgresConfiguration, channels: [String], logger: Logger) {
+    public convenience init(configuration: PostgresConfiguration, channels: [String], logger: Logger) {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+        self.init(configuration: configuration, channels: channels, logger: logger, stream: stream, continuation: continuation) { heard in
+            for event in heard { continuation.yield(event) }
+        }
+    }
+
+    /// A listener that hands what it hears to `handler`, on the listening thread, in arrival order: all the
+    /// notifications one read of the connection brings at once (a stream would cost a hop to another thread for
+    /// each of them, and this listener hears of every commit). The handler must return quickly.
+    public convenience init(
+        configuration: PostgresConfiguration, channels: [String], logger: Logger, handler: @escaping @Sendable ([Event]) -> Void
+    ) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+        continuation.finish()
+        self.init(configuration: configuration, channels: channels, logger: logger, stream: stream, continuation: continuation, deliver: handler)
+    }
+
+    private init(
+        configuration: PostgresConfiguration, channels: [String], logger: Logger, stream: AsyncStream<Event>,
+        continuation: AsyncStream<Event>.Continuation, deliver: @escaping @Sendable ([Event]) -> Void
+    ) {
         self.events = stream
         self.continuation = continuation
-        self.loop = ListenerLoop(
-            configuration: configuration,
-            channels: channels,
-            logger: logger,
-            continuation: continuation,
-            control: ListenerControl()
-        )
+        self.loop = ListenerLoop(configuration: configuration, channels: channels, logger: logger, deliver: deliver, control: ListenerControl())
     }
 
     deinit {
@@ -72,7 +88,7 @@ struct ListenerLoop: Sendable {
     let configuration: PostgresConfiguration
     let channels: [String]
     let logger: Logger
-    let continuation: AsyncStream<PostgresNotificationListener.Event>.Continuation
+    let deliver: @Sendable ([PostgresNotificationListener.Event]) -> Void
     let control: ListenerControl
 
     static let pollSliceMilliseconds: Int32 = 250
@@ -96,7 +112,7 @@ struct ListenerLoop: Sendable {
             }
             backoff.recordSuccess()
             connection.logger.debug("Listening for notifications", metadata: ["postgres.channels": "\(channels)"])
-            continuation.yield(.listening)
+            deliver([.listening])
             receive(on: connection)
         }
         control.markStopped()
@@ -121,9 +137,8 @@ struct ListenerLoop: Sendable {
                 return
             case .readable:
                 let healthy = connection.consumeInput()
-                for notification in connection.takeNotifications() {
-                    continuation.yield(.notification(notification))
-                }
+                let notifications = connection.takeNotifications()
+                if !notifications.isEmpty { deliver(notifications.map(PostgresNotificationListener.Event.notification)) }
                 if !healthy {
                     connection.logger.warning(
                         "Notification listener lost its connection",

@@ -8,27 +8,30 @@ import Logging
 public enum PostgresStoreEvents {
     public static let channel = "laurel_events"
 
-    public static func stream(from listener: PostgresNotificationListener, logger: Logger) -> AsyncStream<StoreEvent> {
-        AsyncStream { continuation in
-            let task = Task {
-                for await heard in listener.events {
-                    switch heard {
-                    case .listening:
-                        continuation.yield(.resumed)
-                    case .notification(let notification) where notification.channel == channel:
-                        if let events = events(from: notification.payload) {
-                            for event in events { continuation.yield(event) }
-                        } else {
-                            logger.warning("ignored a malformed notification", metadata: ["payload": "\(notification.payload)"])
-                        }
-                    case .notification:
-                        continue
+    /// A listener on the store's channel, and the events it hears: one array for everything one read of its
+    /// connection brought (under load, the commits of many users), so that the server's one hop to the task that
+    /// follows them is made once for all of them. Start the listener; stop it when done.
+    public static func listen(configuration: PostgresConfiguration, logger: Logger) -> (listener: PostgresNotificationListener, events: AsyncStream<[StoreEvent]>) {
+        let (events, continuation) = AsyncStream.makeStream(of: [StoreEvent].self)
+        let listener = PostgresNotificationListener(configuration: configuration, channels: [channel], logger: logger) { heard in
+            var batch: [StoreEvent] = []
+            for event in heard {
+                switch event {
+                case .listening:
+                    batch.append(.resumed)
+                case .notification(let notification) where notification.channel == channel:
+                    if let parsed = Self.events(from: notification.payload) {
+                        batch.append(contentsOf: parsed)
+                    } else {
+                        logger.warning("ignored a malformed notification", metadata: ["payload": "\(notification.payload)"])
                     }
+                case .notification:
+                    continue
                 }
-                continuation.finish()
             }
-            continuation.onTermination = { _ in task.cancel() }
+            if !batch.isEmpty { continuation.yield(batch) }
         }
+        return (listener, events)
     }
 
     /// The events of one notification; nil when it is not one this server knows.

@@ -17,7 +17,7 @@ import Synchronization
 public final class LaurelServer: Service, Sendable {
     private let services: ServerResources
     private let storedPushes: StoredPushDelivery
-    private let storeEvents: AsyncStream<StoreEvent>
+    private let storeEvents: AsyncStream<[StoreEvent]>
     private let onListening: @Sendable (SocketAddress) -> Void
     private let onWebSocketListening: @Sendable (SocketAddress) -> Void
     private let shuttingDown = Atomic<Bool>(false)
@@ -25,7 +25,7 @@ public final class LaurelServer: Service, Sendable {
 
     public init(
         configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog,
-        storeEvents: AsyncStream<StoreEvent>, metrics: ServerMetrics = ServerMetrics(), logger: Logger,
+        storeEvents: AsyncStream<[StoreEvent]>, metrics: ServerMetrics = ServerMetrics(), logger: Logger,
         onListening: @escaping @Sendable (SocketAddress) -> Void = { _ in },
         onWebSocketListening: @escaping @Sendable (SocketAddress) -> Void = { _ in }
     ) {
@@ -144,25 +144,29 @@ public final class LaurelServer: Service, Sendable {
     }
 
     private func followStoreEvents() async {
-        for await event in storeEvents {
-            switch event {
-            case .tokensRevoked(let user):
-                await services.registry.closeConnections(of: user, reason: "token_revoked")
-            case .userDeleted(let user):
-                services.boards.forget(user)
-                await services.registry.closeConnections(of: user, reason: "account_deleted")
-            case .committed(let user, let version, let lastSeq):
-                services.boards.heard(user, version: version)
-                // Only a write that stored pushes can leave connections here behind (most LOGs store none), and
-                // only a user with a session here has connections here.
-                guard let session = services.registry.session(of: user),
-                      session.progress.noteCommitted(version: version, lastSeq: lastSeq) else { continue }
-                storedPushes.announce(user, through: lastSeq)
-            case .resumed:
-                services.metrics.storeEventResumes.increment()
-                services.boards.readEverythingAgain()
-                await compareConnectedUsersWithStore()
-            }
+        for await events in storeEvents {
+            for event in events { await follow(event) }
+        }
+    }
+
+    private func follow(_ event: StoreEvent) async {
+        switch event {
+        case .tokensRevoked(let user):
+            await services.registry.closeConnections(of: user, reason: "token_revoked")
+        case .userDeleted(let user):
+            services.boards.forget(user)
+            await services.registry.closeConnections(of: user, reason: "account_deleted")
+        case .committed(let user, let version, let lastSeq):
+            services.boards.heard(user, version: version)
+            // Only a write that stored pushes can leave connections here behind (most LOGs store none), and
+            // only a user with a session here has connections here.
+            guard let session = services.registry.session(of: user),
+                  session.progress.noteCommitted(version: version, lastSeq: lastSeq) else { return }
+            storedPushes.announce(user, through: lastSeq)
+        case .resumed:
+            services.metrics.storeEventResumes.increment()
+            services.boards.readEverythingAgain()
+            await compareConnectedUsersWithStore()
         }
     }
 

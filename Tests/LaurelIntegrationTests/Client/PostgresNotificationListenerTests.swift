@@ -26,6 +26,30 @@ struct PostgresNotificationListenerTests {
         await received.finished()
     }
 
+    @Test("a handler hears the listening first and then every payload in order, on the listener's thread")
+    func handlerHearsWhatTheStreamWould() async throws {
+        let channel = ClientTestDatabase.uniqueName("client_channel")
+        let received = NotificationCollector()
+        let listener = PostgresNotificationListener(
+            configuration: try ClientTestDatabase.configuration(), channels: [channel], logger: ClientTestDatabase.logger,
+            handler: { events in received.hear(events) })
+        listener.start()
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            try await ClientTestDatabase.waitUntilListening(on: channel, received: received, pool: pool)
+            #expect(received.listenCount == 1)
+            // Several in one transaction arrive together, in the order sent.
+            try await pool.withConnection { connection in
+                try connection.simpleQuery("BEGIN; SELECT pg_notify('\(channel)', 'a'); SELECT pg_notify('\(channel)', 'b'); " +
+                    "SELECT pg_notify('\(channel)', 'c'); COMMIT")
+            }
+            try await ClientTestDatabase.notify(channel, "d", pool: pool)
+            #expect(try await ClientTestDatabase.eventually { received.payloads(on: channel).suffix(4) == ["a", "b", "c", "d"] })
+        }
+        var ended = listener.events.makeAsyncIterator()
+        #expect(await ended.next() == nil, "a listener with a handler delivers nothing to its stream")
+        await listener.stop()
+    }
+
     @Test("reconnects and listens again after its backend is terminated")
     func survivesTerminatedBackend() async throws {
         let channel = ClientTestDatabase.uniqueName("client_channel")
@@ -105,18 +129,32 @@ struct PostgresNotificationListenerTests {
 final class NotificationCollector: Sendable {
     private let notifications = NIOLockedValueBox<[PostgresNotification]>([])
     private let listens = NIOLockedValueBox(0)
-    private let consumer: Task<Void, Never>
+    private let consumer: Task<Void, Never>?
 
+    /// Collects what the listener's stream delivers.
     init(_ listener: PostgresNotificationListener) {
         let (notifications, listens) = (self.notifications, self.listens)
         let stream = listener.events
         consumer = Task {
-            for await event in stream {
-                switch event {
-                case .listening: listens.withLockedValue { $0 += 1 }
-                case .notification(let notification): notifications.withLockedValue { $0.append(notification) }
-                }
-            }
+            for await event in stream { Self.collect(event, notifications: notifications, listens: listens) }
+        }
+    }
+
+    /// Collects what a listener made with ``hear(_:)`` as its handler delivers.
+    init() {
+        consumer = nil
+    }
+
+    func hear(_ events: [PostgresNotificationListener.Event]) {
+        for event in events { Self.collect(event, notifications: notifications, listens: listens) }
+    }
+
+    private static func collect(
+        _ event: PostgresNotificationListener.Event, notifications: NIOLockedValueBox<[PostgresNotification]>, listens: NIOLockedValueBox<Int>
+    ) {
+        switch event {
+        case .listening: listens.withLockedValue { $0 += 1 }
+        case .notification(let notification): notifications.withLockedValue { $0.append(notification) }
         }
     }
 
@@ -131,6 +169,6 @@ final class NotificationCollector: Sendable {
 
     /// Returns once the stream has ended.
     func finished() async {
-        await consumer.value
+        await consumer?.value
     }
 }

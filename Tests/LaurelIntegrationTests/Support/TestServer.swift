@@ -79,15 +79,13 @@ enum TestServer {
         try await store.installCatalog(loaded)
         // A name of its own, so the test can see in pg_stat_activity when this listener has run LISTEN.
         let listenerName = "laurel-tests-listener-\(UUID().uuidString.prefix(8).lowercased())"
-        let listener = PostgresNotificationListener(
-            configuration: try LaurelTestDatabase.configuration(listenerName), channels: [PostgresStoreEvents.channel],
-            logger: logger)
+        let (listener, events) = PostgresStoreEvents.listen(configuration: try LaurelTestDatabase.configuration(listenerName), logger: logger)
         listener.start()
         let port = AsyncStream<Int>.makeStream()
         let webSocketPort = Mutex<Int?>(nil)
         let server = LaurelServer(
             configuration: configuration, store: store, catalog: loaded,
-            storeEvents: storeEvents(from: listener, hearsStateVersions: hearsStateVersions, logger: logger), metrics: metrics, logger: logger,
+            storeEvents: hearsStateVersions ? events : withoutStateVersions(events), metrics: metrics, logger: logger,
             onListening: { address in port.continuation.yield(address.port ?? 0) },
             onWebSocketListening: { address in webSocketPort.withLock { $0 = address.port } })
         let watcher = SubscriptionExpiryWatcher(store: store, logger: logger)
@@ -122,19 +120,14 @@ enum TestServer {
     /// The store's events, without the versions commits announce when a test wants a server that does not hear of
     /// other instances' writes (its sessions then find out only when a commit comes back stale); their pushes still
     /// arrive.
-    private static func storeEvents(
-        from listener: PostgresNotificationListener, hearsStateVersions: Bool, logger: Logger
-    ) -> AsyncStream<StoreEvent> {
-        let events = PostgresStoreEvents.stream(from: listener, logger: logger)
-        guard !hearsStateVersions else { return events }
-        return AsyncStream { continuation in
+    private static func withoutStateVersions(_ events: AsyncStream<[StoreEvent]>) -> AsyncStream<[StoreEvent]> {
+        AsyncStream { continuation in
             let task = Task {
-                for await event in events {
-                    if case .committed(let user, _, let lastSeq) = event {
-                        continuation.yield(.committed(user, version: .min, lastSeq: lastSeq))
-                    } else {
-                        continuation.yield(event)
-                    }
+                for await batch in events {
+                    continuation.yield(batch.map { event in
+                        guard case .committed(let user, _, let lastSeq) = event else { return event }
+                        return .committed(user, version: .min, lastSeq: lastSeq)
+                    })
                 }
                 continuation.finish()
             }

@@ -105,13 +105,12 @@ struct ChangeDecider {
         }
         completeReachedChallenges()
         let before = progress.figures
-        let accumulator = progress.accumulator
-        let streak = accumulator.streak(today: today, settings: progress.settingsHistory)
-        let weekly = accumulator.weeklyGoalStreak(today: today, settings: progress.settingsHistory)
-        var measures = accumulator.measures
+        let streak = progress.accumulator.streak(today: today, settings: progress.settingsHistory)
+        let weekly = progress.accumulator.weeklyGoalStreak(today: today, settings: progress.settingsHistory)
+        var measures = progress.accumulator.measures
         measures.topPercentMet = progress.topPercentMet
         measures.longestWeeklyStreak = weekly.longest
-        measures.longestReminderStreak = accumulator.reminderStreak(now: now, settings: progress.settingsHistory).longest
+        measures.longestReminderStreak = progress.accumulator.reminderStreak(now: now, settings: progress.settingsHistory).longest
         var unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
         var outcome = AchievementEvaluator.evaluate(
             definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,
@@ -150,11 +149,11 @@ struct ChangeDecider {
         figures.level = outcome.level
         figures.highestLevel = outcome.highestLevel
         figures.shownStreak = streak
-        figures.streakHoldsThrough = accumulator.streakHoldsThrough(settings: progress.settingsHistory)
+        figures.streakHoldsThrough = progress.accumulator.streakHoldsThrough(settings: progress.settingsHistory)
         // What was just unlocked is listed, so worth XP too.
         figures.unlocked = unlocked.worthXP + newlyUnlocked
-        figures.totalLogs = accumulator.totalLogs
-        figures.activeDays = accumulator.activeDays.count
+        figures.totalLogs = progress.accumulator.totalLogs
+        figures.activeDays = progress.accumulator.activeDays.count
         if weekly.met, before.goalMetWeek.map({ $0 < weekly.week }) ?? true { figures.goalMetWeek = weekly.week }
         progress.figures = figures
         // Whether today is at risk changes with the day alone; it is worth no write of its own.

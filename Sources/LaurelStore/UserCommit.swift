@@ -4,22 +4,25 @@ import LaurelCore
 /// One decided write of one user, ready to be stored in one statement: the rows the rules decided
 /// (``ProgressWrites``), the pushes and the answer a retry gets back as the server rendered them, and the version it
 /// was decided against. It is stored only if the user is still at that version.
-public struct UserCommit: Sendable {
-    public var user: UserID
+///
+/// An object that never changes: a commit is handed from the session to the group commit's queue, its batch and the
+/// flusher's thread, and each of those hands is one reference, not a copy of its rows.
+public final class UserCommit: Sendable {
+    public let user: UserID
     /// The user's version the write was decided against.
-    public var expectedVersion: Int64
-    public var writes: ProgressWrites
+    public let expectedVersion: Int64
+    public let writes: ProgressWrites
     /// When it was decided: the time of its unlocks, completions, choices and new rows.
-    public var decidedAt: Date
+    public let decidedAt: Date
     /// Pushes to store with the user's next seqs, in this order.
-    public var pushes: [PushDraft]
+    public let pushes: [PushDraft]
     /// The answer a retry of the new fact gets back (JSON text); nil without a new fact.
-    public var answer: String?
+    public let answer: String?
     /// The running state after the write, when it was recomputed (JSON text, ``ProgressSnapshot``).
-    public var snapshot: String?
+    public let snapshot: String?
     /// How the write's score changes (`writes.scores`) are stored on top of the latest day's scores the user had at
     /// `expectedVersion`.
-    public var scoreRows: LatestDayScores.Rows
+    public let scoreRows: LatestDayScores.Rows
 
     /// - Parameter scoresBefore: the latest day's scores stored at `expectedVersion`.
     public init(

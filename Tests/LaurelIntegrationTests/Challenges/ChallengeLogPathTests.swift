@@ -116,9 +116,9 @@ import Testing
             ChallengeChoice(slot: 0, kind: .logsToday, period: .daily, periodStart: day, target: 1, xp: 20, title: "Log 1 exercise today"),
             ChallengeChoice(slot: 1, kind: .distinctToday, period: .daily, periodStart: day, target: 3, xp: 25, title: "Log 3 different"),
         ]
-        var first = UserCommitTests.commit(user, version: 0, logID: "choose-1")
-        first.writes.challengesChosen = [StoredChallenge(choice: chosen[0], completedAt: first.decidedAt), StoredChallenge(choice: chosen[1], completedAt: nil)]
-        let firstCommit = first
+        let firstCommit = UserCommitTests.commit(user, version: 0, logID: "choose-1") { writes in
+            writes.challengesChosen = [StoredChallenge(choice: chosen[0], completedAt: UserCommitTests.decidedAt), StoredChallenge(choice: chosen[1], completedAt: nil)]
+        }
         let stored = try await pool.withConnection { connection in try PostgresStore.storeCommits([firstCommit], on: connection) }
         guard case .success(.committed(let newVersion, _, _, _)) = stored[0] else {
             Issue.record("the choosing LOG was not committed: \(stored[0])")
@@ -132,11 +132,11 @@ import Testing
         // A chooser of the same period at an older version is stale; one at the new version (a session that decided
         // wrongly) breaks the period's key: stale too, and nothing of it is stored.
         for version in [Int64(0), newVersion] {
-            var second = UserCommitTests.commit(user, version: version, logID: "choose-2")
-            second.writes.challengesChosen = [StoredChallenge(
-                choice: ChallengeChoice(slot: 0, kind: .keepStreak, period: .daily, periodStart: day, target: 1, xp: 10, title: "Keep"),
-                completedAt: nil)]
-            let secondCommit = second
+            let secondCommit = UserCommitTests.commit(user, version: version, logID: "choose-2") { writes in
+                writes.challengesChosen = [StoredChallenge(
+                    choice: ChallengeChoice(slot: 0, kind: .keepStreak, period: .daily, periodStart: day, target: 1, xp: 10, title: "Keep"),
+                    completedAt: nil)]
+            }
             let refused = try await pool.withConnection { connection in try PostgresStore.storeCommits([secondCommit], on: connection) }
             #expect(try refused[0].get() == .stale)
         }

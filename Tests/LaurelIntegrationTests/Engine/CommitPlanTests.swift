@@ -33,9 +33,10 @@ import Testing
 
                 // A commit that checks a new log's id, deletes a log and removes template unlocks, on the same
                 // connection (so with the plan made before), in a transaction whose own counts are read.
-                var commit = UserCommitTests.commit(writer, version: 1, logID: "second")
-                commit.writes.deletedLog = "first"
-                commit.writes.deletedUnlockPrefixes = ["tpl.gone."]
+                let commit = UserCommitTests.commit(writer, version: 1, logID: "second") { writes in
+                    writes.deletedLog = "first"
+                    writes.deletedUnlockPrefixes = ["tpl.gone."]
+                }
                 try connection.execute("BEGIN")
                 let results = try PostgresStore.storeCommits([commit], on: connection)
                 let read = try connection.query(

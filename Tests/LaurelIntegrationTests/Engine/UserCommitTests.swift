@@ -139,11 +139,16 @@ import Testing
         return pool
     }
 
-    /// A commit of one log of `activity` for `user`, decided against `version`.
+    /// When every commit of ``commit(_:version:logID:activity:amount:pushes:change:)`` is decided.
+    static let decidedAt = Date(timeIntervalSince1970: 1_790_000_000)
+
+    /// A commit of one log of `activity` for `user`, decided against `version` at ``decidedAt``, with what `change` adds
+    /// to its writes.
     static func commit(
-        _ user: TestUser, version: Int64, logID: String, activity: String = "squats", amount: Int = 5, pushes: [PushDraft] = []
+        _ user: TestUser, version: Int64, logID: String, activity: String = "squats", amount: Int = 5, pushes: [PushDraft] = [],
+        change: (inout ProgressWrites) -> Void = { _ in }
     ) -> UserCommit {
-        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        let at = decidedAt
         var writes = ProgressWrites()
         writes.fact = NewFact(
             content: .log(activityID: activity, amount: amount, localHour: 12, note: nil), id: logID, at: at,
@@ -153,6 +158,7 @@ import Testing
         figures.xp = 15
         figures.shownStreak = StreakState(current: 1, longest: 1)
         writes.figures = figures
+        change(&writes)
         return UserCommit(
             user: user.id, expectedVersion: version, writes: writes, decidedAt: at, pushes: pushes,
             answer: #"{"log":{"id":"\#(logID)"},"duplicate":false}"#, snapshot: nil, scoresBefore: LatestDayScores())

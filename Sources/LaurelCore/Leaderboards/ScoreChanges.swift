@@ -37,7 +37,8 @@ public struct ScoreChanges: Sendable, Equatable {
 
     /// The changes of `decision`, made on `before`.
     /// - Parameter builtInActivities: the catalog's activity ids; only these have `activity` boards.
-    public init(of decision: Decision, before: UserProgress, builtInActivities: Set<String>) {
+    public init(of decision: borrowing Decision, before: borrowing UserProgress, builtInActivities: Set<String>) {
+        // Borrowed: an initializer otherwise takes its arguments as copies of its own.
         // Read in place, not bound to locals: a copy of a progress or an accumulator retains every table in it.
         // A new log or lesson counts on its stored day, the day's first fact making it active; a deleted log is taken
         // off by comparing the day's figures before and after (a day can stay active through another fact).

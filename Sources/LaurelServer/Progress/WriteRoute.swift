@@ -68,7 +68,7 @@ struct WriteRoute {
                 throw ProtocolError(refusal)
             case .decided(let decision):
                 let rendered = answer(decision)
-                guard !decision.writes.isEmpty else { return Performed(decision: decision, pushes: [], answer: rendered) }
+                guard !decision.writes.isEmpty else { return Performed(decision: consume decision, pushes: [], answer: rendered) }
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
                     pushes: PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity), answer: rendered,
@@ -77,7 +77,7 @@ struct WriteRoute {
                 switch try await access.commit(commit) {
                 case .committed(let version, let lastSeq, let factSeq, let pushes):
                     keep(decision, after: held, scores: commit.scoreRows, version: version, lastSeq: lastSeq, factSeq: factSeq)
-                    return Performed(decision: decision, pushes: pushes, answer: rendered)
+                    return Performed(decision: consume decision, pushes: pushes, answer: rendered)
                 case .stale:
                     context.session.progress.markBehind()
                     return nil

@@ -48,6 +48,12 @@ struct TextRule: Sendable {
     }
 
     private func applyLimits(to text: String) -> String? {
+        switch asciiLimits(text) {
+        case .kept: return text
+        case .trimmed(let trimmed): return trimmed
+        case .broken: return nil
+        case .notASCII: break
+        }
         let scalars = text.unicodeScalars
         var start = scalars.startIndex
         var end = scalars.endIndex
@@ -72,6 +78,34 @@ struct TextRule: Sendable {
             return nil
         }
         return start == scalars.startIndex && end == scalars.endIndex ? text : String(kept)
+    }
+
+    private enum ASCIIOutcome {
+        case kept, trimmed(String), broken, notASCII
+    }
+
+    /// The same rule decided on the bytes of ASCII text (nearly all text a request holds: ids, activities, days),
+    /// where a byte is a scalar: a walk over the scalars of every field costs more than the rest of a LOG's parsing.
+    private func asciiLimits(_ text: String) -> ASCIIOutcome {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return .notASCII }
+            var (start, end) = (0, bytes.count)
+            if trimsWhitespace {
+                while start < end, Self.isASCIIWhitespace(bytes[start]) { start += 1 }
+                while end > start, Self.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
+            }
+            for byte in bytes[start..<end] where byte < 0x20 || byte == 0x7F {
+                guard allowsLineBreaks && (byte == 0x09 || byte == 0x0A || byte == 0x0D) else { return .broken }
+            }
+            guard length.contains(end - start) else { return .broken }
+            guard start > 0 || end < bytes.count else { return .kept }
+            return .trimmed(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        }
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
     // Property lookups are costly and nearly all text is ASCII, so ASCII is decided without them.

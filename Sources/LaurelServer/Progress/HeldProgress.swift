@@ -31,15 +31,15 @@ final class HeldProgress: Sendable {
         held.withLock { $0.progress }
     }
 
-    /// The last push seq of the progress held (without copying the progress out).
+    /// The last push seq of the progress held.
     var lastSeq: Int64? {
         held.withLock { $0.progress?.position.lastSeq }
     }
 
     /// Keeps `progress`, unless what is held is newer (a read that loaded it raced with a write).
-    func keep(_ progress: consuming SessionProgress) {
-        // Swapped in rather than copied; what it replaces is let go after the lock.
-        var incoming: SessionProgress? = consume progress
+    func keep(_ progress: SessionProgress) {
+        // Swapped in; what it replaces is let go after the lock.
+        var incoming: SessionProgress? = progress
         held.withLock { held in
             if let current = held.progress, let version = incoming?.version, current.version > version { return }
             swap(&held.progress, &incoming)
@@ -74,7 +74,7 @@ final class HeldProgress: Sendable {
     /// Records that a snapshot of `version` is stored.
     func noteSnapshot(_ version: Int64) {
         held.withLock { held in
-            if held.progress?.version == version { held.progress?.snapshotVersion = version }
+            if let progress = held.progress, progress.version == version { held.progress = progress.with(snapshotVersion: version) }
         }
     }
 }

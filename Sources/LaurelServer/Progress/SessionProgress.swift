@@ -5,13 +5,16 @@ import LaurelStore
 /// A user's progress as a session holds it: what the rules read (``UserProgress``) and where that stands in the store
 /// (the version, the last push, the newest facts counted), so that a write is decided without reading anything and
 /// committed at that version.
-struct SessionProgress: Sendable {
-    var progress: UserProgress
-    var position: StoredPosition
+///
+/// An object that never changes, held by the session and handed to each request as one reference: every LOG starts
+/// from it, and a copy of a progress would retain every table in it (a change makes a new one).
+final class SessionProgress: Sendable {
+    let progress: UserProgress
+    let position: StoredPosition
     /// The version of the snapshot the store keeps for the user, as far as the session knows.
-    var snapshotVersion: Int64
+    let snapshotVersion: Int64
     /// The latest day's board scores stored at this version: a commit stores its score changes on top of them.
-    var latestScores: LatestDayScores
+    let latestScores: LatestDayScores
 
     var version: Int64 { position.version }
 
@@ -41,7 +44,7 @@ struct SessionProgress: Sendable {
         var accumulator = ProgressAccumulator()
         var seqs = FactSeqs()
         var logged: Set<String> = []
-        snapshotVersion = -1
+        var snapshotVersion: Int64 = -1
         if let snapshot = try reader.snapshot(), snapshot.version >= standing.rebuiltVersion, snapshot.version <= standing.version {
             let (facts, newest) = try reader.facts(after: snapshot.seqs)
             accumulator = snapshot.accumulator
@@ -78,6 +81,7 @@ struct SessionProgress: Sendable {
         }
         self.progress = progress
         position = StoredPosition(version: standing.version, lastSeq: standing.lastSeq, seqs: seqs)
+        self.snapshotVersion = snapshotVersion
         latestScores = standing.latestScores
     }
 
@@ -87,16 +91,26 @@ struct SessionProgress: Sendable {
     func caughtUp(with changes: ProgressChanges) -> SessionProgress? {
         let windows = progress.accumulator.speedWindows
         guard !changes.logs.contains(where: { log in windows.contains { $0.activity == log.activity } }) else { return nil }
-        var next = self
-        next.progress.accumulator.add(
+        var next = progress
+        next.accumulator.add(
             ProgressFacts(logs: changes.logs, lessons: changes.lessons, events: changes.events), settings: progress.settingsHistory)
-        next.progress.unlocks = changes.unlocks
-        for (period, stored) in changes.challenges { next.progress.challenges.know(period, stored: stored) }
-        next.progress.figures = changes.figures
-        next.progress.allowance = changes.allowance
-        next.latestScores = changes.latestScores
-        next.position = StoredPosition(version: changes.version, lastSeq: max(position.lastSeq, changes.lastSeq), seqs: changes.seqs)
-        return next
+        next.unlocks = changes.unlocks
+        for (period, stored) in changes.challenges { next.challenges.know(period, stored: stored) }
+        next.figures = changes.figures
+        next.allowance = changes.allowance
+        return SessionProgress(
+            progress: next, position: StoredPosition(version: changes.version, lastSeq: max(position.lastSeq, changes.lastSeq), seqs: changes.seqs),
+            snapshotVersion: snapshotVersion, latestScores: changes.latestScores)
+    }
+
+    /// The same position with `progress` (pieces read at this version added to it).
+    func with(_ progress: UserProgress) -> SessionProgress {
+        SessionProgress(progress: progress, position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
+    }
+
+    /// The same, knowing that the store keeps a snapshot of `snapshotVersion`.
+    func with(snapshotVersion: Int64) -> SessionProgress {
+        SessionProgress(progress: progress, position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
     }
 
     /// The snapshot of this progress, to store when the session ends or when the stored one has fallen far behind.

@@ -100,21 +100,20 @@ struct WriteRoute {
     private func keep(
         _ decision: Decision, after held: SessionProgress, scores: LatestDayScores.Rows, version: Int64, lastSeq: Int64, factSeq: Int64?
     ) {
-        // Built from its parts: a copy of `held` would copy a progress only to replace it.
-        var next = SessionProgress(
-            progress: decision.progress, position: held.position, snapshotVersion: held.snapshotVersion,
-            latestScores: held.latestScores.after(scores))
-        next.position.version = version
-        next.position.lastSeq = lastSeq
+        var position = held.position
+        position.version = version
+        position.lastSeq = lastSeq
         if let factSeq, let kind = decision.writes.fact?.kind {
             switch kind {
-            case .log: next.position.seqs.log = max(next.position.seqs.log, factSeq)
-            case .lesson: next.position.seqs.lesson = max(next.position.seqs.lesson, factSeq)
-            case .event: next.position.seqs.event = max(next.position.seqs.event, factSeq)
-            case .reminder: next.position.seqs.reminder = max(next.position.seqs.reminder, factSeq)
+            case .log: position.seqs.log = max(position.seqs.log, factSeq)
+            case .lesson: position.seqs.lesson = max(position.seqs.lesson, factSeq)
+            case .event: position.seqs.event = max(position.seqs.event, factSeq)
+            case .reminder: position.seqs.reminder = max(position.seqs.reminder, factSeq)
             }
         }
-        if decision.writes.rebuilt { next.snapshotVersion = version }
+        let next = SessionProgress(
+            progress: decision.progress, position: position, snapshotVersion: decision.writes.rebuilt ? version : held.snapshotVersion,
+            latestScores: held.latestScores.after(scores))
         context.session.progress.keep(next)
         context.services.boards.committed(context.user.id, version: version, decision: decision)
         if let snapshot = next.snapshot, version - next.snapshotVersion >= SessionProgress.snapshotInterval {
@@ -132,7 +131,11 @@ struct WriteRoute {
         }
         guard version == held.version else { return false }
         for piece in wanted { context.services.metrics.countPieceLoaded(piece) }
-        for (period, stored) in loaded.challenges { held.progress.challenges.know(period, stored: stored) }
+        if !loaded.challenges.isEmpty {
+            var progress = held.progress
+            for (period, stored) in loaded.challenges { progress.challenges.know(period, stored: stored) }
+            held = held.with(progress)
+        }
         pieces.merge(loaded.pieces)
         context.session.progress.keep(held)
         return true

@@ -25,6 +25,20 @@ import Testing
         #expect(json.bytes == Array(json.text.utf8))
     }
 
+    @Test func aCopyOfAWriterWritesOnItsOwn() {
+        var first = JSONWriter(capacity: 1)
+        first.beginArray()
+        first.string("shared")
+        var second = first
+        first.int(1)
+        second.int(2)
+        second.string(String(repeating: "long ", count: 40))
+        first.endArray()
+        second.endArray()
+        #expect(first.text == #"["shared",1]"#)
+        #expect(second.text == #"["shared",2,""# + String(repeating: "long ", count: 40) + #""]"#)
+    }
+
     @Test(arguments: [0, 9, 10, -1, -9, -10, 99, 100, 1_234_567_890, Int.max, Int.min, Int.min + 1])
     func writesIntegersAsTheTreeDoes(number: Int) {
         var json = JSONWriter(capacity: 1)

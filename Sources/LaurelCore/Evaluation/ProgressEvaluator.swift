@@ -165,6 +165,7 @@ struct ChangeDecider {
     /// Marks completed, at the moment of the decision, every challenge at hand that its period's facts now reach
     /// (chosen ones included: a challenge chosen after the facts that reach it is completed at once).
     private mutating func completeReachedChallenges() {
+        guard progress.challenges.containsOpen(where: { ChallengeProgress.isReached($0, in: progress.accumulator) }) else { return }
         for choice in progress.challenges.open where ChallengeProgress.isReached(choice, in: progress.accumulator) {
             progress.challenges.complete(choice, at: now)
             progress.figures.challengeXP += choice.xp

@@ -52,6 +52,15 @@ public struct ChallengeBook: Sendable, Equatable {
         return open
     }
 
+    /// Whether a challenge that is not completed meets `condition`, looked at in place: every decision asks, and
+    /// nearly always none does.
+    public func containsOpen(where condition: (ChallengeChoice) -> Bool) -> Bool {
+        for list in periods.values {
+            for index in list.indices where list[index].completedAt == nil && condition(list[index].choice) { return true }
+        }
+        return false
+    }
+
     /// Marks a held challenge completed at `at`.
     public mutating func complete(_ choice: ChallengeChoice, at: Date) {
         let period = Period(choice.period, start: choice.periodStart)

@@ -13,7 +13,9 @@ public enum ChallengeProgress {
     }
 
     private static func count(_ challenge: ChallengeChoice, in accumulator: ProgressAccumulator) -> Int {
-        let days = challenge.days.days
+        let period = challenge.days
+        // Walked without an array: every decision counts every open challenge.
+        let days = (period.lowerBound.daysSince1970...period.upperBound.daysSince1970).lazy.map(LocalDay.init(daysSince1970:))
         switch challenge.kind {
         case .logsToday, .sessionsToday:
             return days.reduce(0) { sum, day in
@@ -24,7 +26,8 @@ public enum ChallengeProgress {
                 sum + (challenge.activity.map { accumulator.figures(of: $0, on: day).amount } ?? accumulator.figures(on: day).amount)
             }
         case .distinctToday:
-            return days.count == 1 ? accumulator.figures(on: days[0]).distinctActivities : accumulator.activitiesLogged(on: challenge.days).count
+            return period.lowerBound == period.upperBound
+                ? accumulator.figures(on: period.lowerBound).distinctActivities : accumulator.activitiesLogged(on: period).count
         case .beforeHour:
             let hour = challenge.hour ?? 0
             return days.contains { accumulator.figures(on: $0).earliestLocalHour.map { $0 < hour } ?? false } ? 1 : 0

@@ -72,11 +72,10 @@ public struct ScoreChanges: Sendable, Equatable {
         let writes = decision.writes
         if !writes.unlocks.isEmpty || !writes.deletedUnlockPrefixes.isEmpty || !writes.templates.isEmpty || !writes.deletedTemplates.isEmpty
             || (writes.fact == nil && writes.deletedLog == nil) {
-            let after = decision.progress
-            let (worthBefore, worthAfter) = (before.unlocksWorthXP, after.unlocksWorthXP)
+            let (worthBefore, worthAfter) = (before.unlocksWorthXP, decision.progress.unlocksWorthXP)
             for id in worthAfter.subtracting(worthBefore) {
-                guard let at = after.unlocks[id] else { continue }
-                add(.xp, on: after.settingsHistory.localDay(of: at, fallback: after.zone), ExperienceFormula.perAchievement)
+                guard let at = decision.progress.unlocks[id] else { continue }
+                add(.xp, on: decision.progress.settingsHistory.localDay(of: at, fallback: decision.progress.zone), ExperienceFormula.perAchievement)
             }
             for id in worthBefore.subtracting(worthAfter) {
                 guard let at = before.unlocks[id] else { continue }

@@ -16,7 +16,6 @@ enum FactAnswer {
     }
 
     private static func new(_ fact: NewFact, decision: Decision, rarity: RarityTable) -> JSONWriter {
-        let progress = decision.progress
         var json = JSONWriter(capacity: 320)
         json.beginObject()
         json.key("log")
@@ -24,15 +23,15 @@ enum FactAnswer {
         json.field("duplicate", false)
         json.key("unlocked")
         json.beginArray()
-        let measures = decision.events.contains { if case .unlocked = $0 { true } else { false } } ? progress.measures(at: decision.decidedAt) : nil
+        let measures = decision.events.contains { if case .unlocked = $0 { true } else { false } } ? decision.progress.measures(at: decision.decidedAt) : nil
         for case .unlocked(let id) in decision.events {
-            AchievementView.one(id, of: progress, at: decision.decidedAt, measures: measures)?.write(into: &json, rarity: rarity)
+            AchievementView.one(id, of: decision.progress, at: decision.decidedAt, measures: measures)?.write(into: &json, rarity: rarity)
         }
         json.endArray()
-        json.field("xp", progress.figures.xp)
-        json.field("level", progress.figures.level)
+        json.field("xp", decision.progress.figures.xp)
+        json.field("level", decision.progress.figures.level)
         json.key("streak")
-        StreakRendering.write(progress.figures.shownStreak, into: &json)
+        StreakRendering.write(decision.progress.figures.shownStreak, into: &json)
         json.endObject()
         return json
     }

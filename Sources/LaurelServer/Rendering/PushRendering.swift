@@ -11,14 +11,13 @@ enum PushRendering {
     /// The pushes that tell about a decision, in its events' order.
     static func drafts(for decision: Decision, rules: Rulebook, rarity: RarityTable) -> [PushDraft] {
         guard !decision.events.isEmpty else { return [] }
-        let progress = decision.progress
-        let measures = progress.measures(at: decision.decidedAt)
+        let measures = decision.progress.measures(at: decision.decidedAt)
         return decision.events.compactMap { event in
             var json = JSONWriter()
             let kind: PushKind
             switch event {
             case .unlocked(let id):
-                guard let view = AchievementView.one(id, of: progress, at: decision.decidedAt, measures: measures) else { return nil }
+                guard let view = AchievementView.one(id, of: decision.progress, at: decision.decidedAt, measures: measures) else { return nil }
                 view.write(into: &json, rarity: rarity)
                 kind = .unlock
             case .challengeCompleted(let challenge):

@@ -125,6 +125,36 @@ import Testing
         }
     }
 
+    /// `laurel boards refill` moves the user's version on: a session that loaded the latest day's scores before the
+    /// refill (here, scores an operator's mistake emptied) catches up before its next write, instead of writing that
+    /// write's scores on top of what the refill replaced.
+    @Test func aRefillMakesASessionCatchUpBeforeItWritesAgain() async throws {
+        let user = try await LaurelTestDatabase.createUser("refill-session")
+        let id = PostgresValue.int(Int(user.id.rawValue))
+        try await TestServer.run { port in
+            let first = try await PushRecorder.authenticated(port: port, token: user.token)
+            for step in 0..<3 { Engine.ok(try await first.request("LOG", Engine.log("squats", amount: 4, id: "before-\(step)"))) }
+            await first.client.close()
+            // The session has ended once it stored its snapshot; the next connection loads the user again.
+            let ended = try await Eventually.holds(timeout: .seconds(10)) {
+                try await LaurelTestDatabase.scalar(
+                    "SELECT count(*) FROM laurel.progress_snapshots WHERE user_id = $1::bigint AND version = 3", [id]) == "1"
+            }
+            try #require(ended, "the first session did not end")
+            try await LaurelTestDatabase.scalar(
+                "UPDATE laurel.progress SET latest_score_day = NULL, latest_scores = NULL WHERE user_id = $1::bigint RETURNING 1", [id])
+            let second = try await PushRecorder.authenticated(port: port, token: user.token)
+            Engine.ok(try await second.request("PROFILE"))
+            let refill = BoardRefill(
+                store: PostgresStore(pool: try await LaurelTestDatabase.admin()), rules: Rulebook(catalog: try ShippedCatalogs.load("standfit")))
+            #expect(try await refill.refill(user.id, now: Date()) > 0)
+            Engine.ok(try await second.request("LOG", Engine.log("squats", amount: 4, id: "after")))
+            let (stored, recomputed) = try await Self.boards(of: user)
+            #expect(stored == recomputed)
+            #expect(stored[BoardKey(board: .logs, period: .all, key: "all")] == 4)
+        }
+    }
+
     /// Rows of `laurel.earlier_day_scores` on or after the user's latest day: none, ever (the view would count a day
     /// twice).
     static func rowsOnOrAfterTheLatestDay(of user: TestUser) async throws -> Int? {

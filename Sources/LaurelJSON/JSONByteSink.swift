@@ -2,6 +2,8 @@
 protocol JSONByteSink {
     mutating func append(_ byte: UInt8)
     mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
+    /// Writes up to `maximum` bytes at the end with `body`, which returns how many it wrote.
+    mutating func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int)
 }
 
 extension JSONByteSink {
@@ -16,7 +18,14 @@ extension JSONByteSink {
     }
 }
 
-extension Array: JSONByteSink where Element == UInt8 {}
+extension Array: JSONByteSink where Element == UInt8 {
+    mutating func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let start = count
+        append(contentsOf: repeatElement(0, count: maximum))
+        let written = withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+        removeLast(maximum - written)
+    }
+}
 
 /// The bytes of a ``JSONWriter``: a buffer with room made ahead, written through a pointer. A LOG's answer and its
 /// commit are some forty short members; the array's own `append(contentsOf:)` is a call of about a hundred

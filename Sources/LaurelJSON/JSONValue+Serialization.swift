@@ -68,18 +68,24 @@ enum JSONTextWriter {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        // Digits written backwards into a small buffer, then appended at once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            // Working on the magnitude as UInt means Int.min needs no special case.
+        bytes.write(upTo: 20) { end in
+            // The digits' count first, so that they are written in place, last digit first. Working on the
+            // magnitude as UInt means Int.min needs no special case.
             var magnitude = value.magnitude
-            var first = digits.count
+            var length = value < 0 ? 2 : 1
+            var rest = magnitude
+            while rest >= 10 {
+                rest /= 10
+                length += 1
+            }
+            if value < 0 { end.initialize(to: UInt8(ascii: "-")) }
+            var place = length
             repeat {
-                first -= 1
-                digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                place -= 1
+                end[place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+            return length
         }
     }
 

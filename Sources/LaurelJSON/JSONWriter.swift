@@ -88,25 +88,7 @@ public struct JSONWriter: Sendable {
 
     public mutating func int(_ value: Int) {
         beginValue()
-        output.write(upTo: 20) { end in
-            // The digits' count first, so that they are written in place, last digit first. Working on the
-            // magnitude as UInt means Int.min needs no special case.
-            var magnitude = value.magnitude
-            var length = value < 0 ? 2 : 1
-            var rest = magnitude
-            while rest >= 10 {
-                rest /= 10
-                length += 1
-            }
-            if value < 0 { end.initialize(to: UInt8(ascii: "-")) }
-            var place = length
-            repeat {
-                place -= 1
-                end[place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            return length
-        }
+        JSONTextWriter.writeInteger(value, into: &output)
     }
 
     public mutating func bool(_ value: Bool) {

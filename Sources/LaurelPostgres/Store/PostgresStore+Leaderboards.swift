@@ -154,21 +154,17 @@ extension PostgresStore {
                 let days = try compute(PostgresUserReader(connection: connection, user: user))
                 // The latest day goes to the progress row, the others to rows of their own (LatestDayScores). The
                 // version moves on: a session holding the latest day's scores of before catches up before it writes.
-                let latestDay = days.map(\.day).max()
+                let rows = LatestDayScores.laidOut(days)
                 var latest = JSONWriter()
-                UserCommitBatch.write(
-                    days.filter { $0.day == latestDay }.map { .init(board: $0.board, score: $0.score, reachedAt: $0.reachedAt) }, into: &latest)
+                if let scores = rows.latest?.scores { UserCommitBatch.write(scores, into: &latest) }
                 _ = try connection.execute(
                     """
                     UPDATE laurel.progress SET version = version + 1, latest_score_day = $2::date, latest_scores = $3::json
                      WHERE user_id = $1::bigint
-                    """, [id, latestDay.map { .text($0.description) } ?? .null, latestDay == nil ? .null : .text(latest.text)])
+                    """, [id, rows.latest?.day.map { .text($0.description) } ?? .null, rows.latest == nil ? .null : .text(latest.text)])
                 _ = try connection.execute("DELETE FROM laurel.earlier_day_scores WHERE user_id = $1::bigint", [id])
-                // Each earlier day's row, written as a change from nothing.
                 var earlier = JSONWriter()
-                UserCommitBatch.write(
-                    days.filter { $0.day != latestDay }.map { .init(day: $0.day, board: $0.board, delta: $0.score, reachedAt: $0.reachedAt) },
-                    into: &earlier)
+                UserCommitBatch.write(rows.earlierDays, into: &earlier)
                 _ = try connection.execute(
                     """
                     INSERT INTO laurel.earlier_day_scores (user_id, day, board, score, reached_at)

@@ -95,7 +95,7 @@ struct TextRule: Sendable {
                 while start < end, Self.isASCIIWhitespace(bytes[start]) { start += 1 }
                 while end > start, Self.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
             }
-            for byte in bytes[start..<end] where byte < 0x20 || byte == 0x7F {
+            for byte in bytes[start..<end] where Self.isASCIIControl(byte) {
                 guard allowsLineBreaks && (byte == 0x09 || byte == 0x0A || byte == 0x0D) else { return .broken }
             }
             guard length.contains(end - start) else { return .broken }
@@ -108,18 +108,22 @@ struct TextRule: Sendable {
         byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
+    private static func isASCIIControl(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F
+    }
+
     // Property lookups are costly and nearly all text is ASCII, so ASCII is decided without them.
 
     private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
-            return scalar == " " || (0x09...0x0D).contains(scalar.value)
+            return isASCIIWhitespace(UInt8(scalar.value))
         }
         return scalar.properties.isWhitespace
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
-            return scalar.value < 0x20 || scalar.value == 0x7F
+            return isASCIIControl(UInt8(scalar.value))
         }
         return scalar.properties.generalCategory == .control
     }

@@ -89,6 +89,21 @@ public struct LatestDayScores: Sendable, Equatable {
         return rows
     }
 
+    /// Where a user's whole set of day scores (a refill's) is stored: the newest day on the progress row, every other
+    /// day as a row of its own, written as a change from nothing.
+    public static func laidOut(_ days: [BoardScores.DayScore]) -> Rows {
+        guard let newest = days.map(\.day).max() else { return Rows() }
+        var rows = Rows(latest: LatestDayScores(day: newest))
+        for day in days {
+            if day.day == newest {
+                rows.latest?.scores.append(Score(board: day.board, score: day.score, reachedAt: day.reachedAt))
+            } else {
+                rows.earlierDays.append(EarlierDayChange(day: day.day, board: day.board, delta: day.score, reachedAt: day.reachedAt))
+            }
+        }
+        return rows
+    }
+
     /// The state after a commit of `rows`.
     public func after(_ rows: Rows) -> LatestDayScores {
         rows.latest ?? self

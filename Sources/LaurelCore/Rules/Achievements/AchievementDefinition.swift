@@ -31,6 +31,12 @@ public struct AchievementDefinition: Hashable, Sendable, Codable, Identifiable {
 
     /// Whether a measure reaches the target.
     public func isMet(by measure: Int) -> Bool {
+        Self.isMet(measure, target: target)
+    }
+
+    /// Whether `measure` reaches `target`: for callers that read a definition's target in place (calling a method on
+    /// a definition in an array copies it).
+    public static func isMet(_ measure: Int, target: Int) -> Bool {
         measure >= target
     }
 

@@ -67,7 +67,8 @@ public enum AchievementEvaluator {
             definitions.withUnsafeBufferPointer { definitions in
                 for index in definitions.indices where !unlocked[index] {
                     // The target and the rule are read in place: a method called on the definition would copy it.
-                    guard measures.measure(of: definitions[index].rule, level: highest) >= definitions[index].target else { continue }
+                    let measure = measures.measure(of: definitions[index].rule, level: highest)
+                    guard AchievementDefinition.isMet(measure, target: definitions[index].target) else { continue }
                     unlocked[index] = true
                     unlockedCount += 1
                     newlyUnlockedIndices.append(index)

@@ -83,7 +83,7 @@ struct ConnectionTally: Sendable {
     /// Records the answer to a LOG sent (or meant to be sent) at `sentAt`; returns whether it was acknowledged.
     @discardableResult
     mutating func recordResponse(_ line: ServerLine, sentAt: ContinuousClock.Instant, measured: Bool, at now: ContinuousClock.Instant) -> Bool {
-        let unlocked = line.value?["unlocked"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        let unlocked = line.isOK ? line.unlockedIDs : []
         let code = line.isOK ? nil : (line.kind == "ERR" ? line.loadErrorCode : "malformed_response")
         return recordAnswer(errorCode: code, unlocked: unlocked, sentAt: sentAt, measured: measured, at: now)
     }

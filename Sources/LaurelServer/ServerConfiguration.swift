@@ -1,4 +1,5 @@
 import LaurelCore
+import NIOCore
 import NIOSSL
 
 /// How a Laurel server listens and treats its connections (operations.md lists the flags and defaults).
@@ -76,5 +77,13 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.logTimePolicy = logTimePolicy
         self.limits = limits
+    }
+}
+
+extension ServerConfiguration {
+    /// Each connection's write watermarks: the channel turns unwritable once more than `maxOutboundBytes` wait unsent
+    /// (``ConnectionLineWriter`` then says the client is a slow consumer), and writable again below half of it.
+    var outboundWaterMark: ChannelOptions.Types.WriteBufferWaterMark {
+        .init(low: max(1, maxOutboundBytes / 2), high: max(1, maxOutboundBytes))
     }
 }

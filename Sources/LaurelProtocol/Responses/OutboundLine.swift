@@ -1,8 +1,9 @@
 import LaurelJSON
 import NIOCore
 
-/// Builds the lines the server sends: responses and pushes, as `ByteBuffer`s WITHOUT the final LF,
-/// which ``LineFrameEncoder`` appends.
+/// Builds the lines the server sends: responses and pushes, as `ByteBuffer`s WITHOUT the final LF, which the
+/// transport adds (on TCP; a WebSocket message carries a line without it). Answers leave room for the LF, so that
+/// adding it copies nothing.
 ///
 /// - `TAG OK` or `TAG OK <json>`
 /// - `TAG ERR <error object>`
@@ -23,7 +24,7 @@ public enum OutboundLine {
     /// A successful answer whose value is already JSON text (written straight into bytes), or none.
     public static func ok(tag: String, json: [UInt8]?) -> ByteBuffer {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(tag.utf8.count + 4 + (json?.count ?? 0))
+        buffer.reserveCapacity(tag.utf8.count + 4 + (json?.count ?? 0) + 1)
         buffer.writeString(tag)
         buffer.writeString(" OK")
         if let json {

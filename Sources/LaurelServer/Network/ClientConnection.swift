@@ -14,6 +14,7 @@ import Synchronization
 struct ClientConnection {
     let id: ConnectionID
     let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
+    let framing: LineFraming
     let expiry: ConnectionExpiry
     let source: ConnectionSource
     let services: ServerResources
@@ -33,8 +34,7 @@ struct ClientConnection {
             requestsPerSecond: configuration.connectionRequestsPerSecond, burst: configuration.connectionRequestBurst)
         do {
             try await channel.executeThenClose { inbound, outbound in
-                let lineWriter = ConnectionLineWriter(
-                    id: id, channel: channel.channel, maxUnsentBytes: services.configuration.maxOutboundBytes, metrics: services.metrics)
+                let lineWriter = ConnectionLineWriter(id: id, channel: channel.channel, framing: framing, metrics: services.metrics)
                 defer {
                     if let user = state.context?.user.id, let ended = services.registry.detach(id, from: user),
                        let snapshot = ended.progress.any?.snapshot {

@@ -50,6 +50,7 @@ public final class LaurelServer: Service, Sendable {
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: configuration.outboundWaterMark)
             // Each connection keeps its receive buffer between reads. Requests are short lines, so it starts small
             // (NIO's default is 2 KB, a fifth of an idle connection's cost) and grows only for a client that sends
             // more per read.
@@ -59,9 +60,8 @@ public final class LaurelServer: Service, Sendable {
                     let pipeline = channel.pipeline.syncOperations
                     let source = try AcceptedConnection.readSource(of: channel, configuration: configuration)
                     if let tls = configuration.tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
-                    try pipeline.addHandler(MessageToByteHandler(LineFrameEncoder()))
                     try pipeline.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: configuration.maxLineBytes)))
-                    return try AcceptedConnection(channel, source: source, configuration: configuration)
+                    return try AcceptedConnection(channel, framing: .lineFeed, source: source, configuration: configuration)
                 }
             }
         // A quiescing helper follows one server channel: the WebSocket endpoint has its own.
@@ -131,14 +131,14 @@ public final class LaurelServer: Service, Sendable {
         if open > services.configuration.maxConnections {
             metrics.connectionsRefused.increment()
             try? await channel.executeThenClose { _, outbound in
-                try await outbound.write(OutboundLine.push(kind: "BYE", ["reason": "too_many_connections"]))
+                try await outbound.write(accepted.framing.framed(OutboundLine.push(kind: "BYE", ["reason": "too_many_connections"])))
             }
             return
         }
         metrics.connectionsAccepted.increment()
         let id = ConnectionID(rawValue: nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue)
         await ClientConnection(
-            id: id, channel: channel, expiry: accepted.expiry, source: accepted.source, services: services,
+            id: id, channel: channel, framing: accepted.framing, expiry: accepted.expiry, source: accepted.source, services: services,
             isShuttingDown: { self.shuttingDown.load(ordering: .relaxed) }
         ).run()
     }
@@ -259,6 +259,7 @@ public final class LaurelServer: Service, Sendable {
 /// A connection as the listener hands it over: its channel, and where its lifecycle notes why it ended it.
 struct AcceptedConnection: Sendable {
     let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
+    let framing: LineFraming
     let expiry: ConnectionExpiry
     let source: ConnectionSource
 
@@ -272,8 +273,9 @@ struct AcceptedConnection: Sendable {
 
     /// Ends a connection's pipeline, whatever carries its lines (TCP, WebSocket): its lifecycle, and the channel the
     /// connection loop reads frames from and writes lines to, reading no further than `maxRequestsInFlight` ahead.
-    init(_ channel: any Channel, source: ConnectionSource, configuration: ServerConfiguration) throws {
+    init(_ channel: any Channel, framing: LineFraming, source: ConnectionSource, configuration: ServerConfiguration) throws {
         self.source = source
+        self.framing = framing
         let expiry = ConnectionExpiry()
         try channel.pipeline.syncOperations.addHandler(ConnectionLifecycleHandler(
             authTimeout: configuration.authTimeout, idleTimeout: configuration.idleTimeout, expiry: expiry))

@@ -33,6 +33,7 @@ enum WebSocketEntrance {
                 }
             }
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: configuration.outboundWaterMark)
             .bind(host: configuration.host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
@@ -50,7 +51,7 @@ enum WebSocketEntrance {
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
                                 try channel.pipeline.syncOperations.addHandler(WebSocketLineCodec(maxLineBytes: configuration.maxLineBytes))
-                                return .connection(try AcceptedConnection(channel, source: source, configuration: configuration))
+                                return .connection(try AcceptedConnection(channel, framing: .message, source: source, configuration: configuration))
                             }
                         })
                     return try pipeline.configureUpgradableHTTPServerPipeline(

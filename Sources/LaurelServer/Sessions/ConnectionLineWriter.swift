@@ -12,17 +12,16 @@ import Synchronization
 /// is read back from the store (every push it hears of is already committed). While a resumed connection
 /// replays what it missed, live pushes wait too.
 ///
-/// Writing never waits for the client: a line goes to the channel at once, and the bytes the client has not taken
-/// yet are counted. A client that lets more than `maxUnsentBytes` pile up is a slow consumer and is disconnected,
-/// so that no client, by not reading, holds up the requests, pushes or store events of anyone else.
+/// Writing never waits for the client: a line goes to the channel at once. A client that lets more than the
+/// channel's high write watermark (`--max-outbound-buffer`) pile up unsent makes the channel unwritable; it is a
+/// slow consumer and is disconnected, so that no client, by not reading, holds up the requests, pushes or store
+/// events of anyone else. (The channel counts the bytes itself: counting them here took a promise and a completion
+/// callback on every line.)
 actor ConnectionLineWriter {
     nonisolated let id: ConnectionID
     private let channel: any Channel
-    private let maxUnsentBytes: Int
+    private let framing: LineFraming
     private let metrics: ServerMetrics
-    /// Bytes handed to the channel and not yet written to the socket; the write completions (on the event loop)
-    /// take their bytes off again.
-    private let unsentBytes = Atomic<Int>(0)
     /// Whether `BYE` was said. Held under a lock with every hand-over to the channel, so that lines leave in the order
     /// they were written and none after `BYE`, while writing an answer costs its request no hop to this actor.
     private let closed = Mutex(false)
@@ -32,10 +31,10 @@ actor ConnectionLineWriter {
     private var draining = false
     private var missedPushes: (@Sendable (_ after: Int64) async -> [StoredPush])?
 
-    init(id: ConnectionID, channel: any Channel, maxUnsentBytes: Int, metrics: ServerMetrics) {
+    init(id: ConnectionID, channel: any Channel, framing: LineFraming, metrics: ServerMetrics) {
         self.id = id
         self.channel = channel
-        self.maxUnsentBytes = maxUnsentBytes
+        self.framing = framing
         self.metrics = metrics
     }
 
@@ -44,18 +43,17 @@ actor ConnectionLineWriter {
 
     /// Sends a line, in order after every line sent before. A failed write means the connection is gone; its
     /// request loop notices and cleans up.
-    nonisolated func write(_ line: ByteBuffer) {
+    nonisolated func write(_ line: consuming ByteBuffer) {
+        // Framed before the lock, while the line has one owner (the closure would only borrow it).
+        let line = framing.framed(line)
         closed.withLock { closed in
             guard !closed else { return }
-            let size = line.readableBytes
-            let unsent = unsentBytes.load(ordering: .relaxed)
-            guard unsent == 0 || unsent + size <= maxUnsentBytes else {
+            guard channel.isWritable else {
                 metrics.slowConsumers.increment()
                 sayBye(reason: "slow_consumer", closed: &closed)
                 return
             }
-            unsentBytes.wrappingAdd(size, ordering: .relaxed)
-            channel.writeAndFlush(line).whenComplete { [self] _ in self.unsentBytes.wrappingSubtract(size, ordering: .relaxed) }
+            channel.writeAndFlush(line, promise: nil)
         }
     }
 
@@ -109,7 +107,7 @@ actor ConnectionLineWriter {
     private nonisolated func sayBye(reason: String, closed: inout Bool) {
         guard !closed else { return }
         closed = true
-        channel.writeAndFlush(OutboundLine.push(kind: "BYE", ["reason": .string(reason)]), promise: nil)
+        channel.writeAndFlush(framing.framed(OutboundLine.push(kind: "BYE", ["reason": .string(reason)])), promise: nil)
         channel.close(promise: nil)
     }
 

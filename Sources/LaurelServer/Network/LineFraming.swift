@@ -1,0 +1,19 @@
+import NIOCore
+
+/// How a connection's transport tells its lines apart: on TCP each line ends with LF; a WebSocket message carries
+/// one line and no LF.
+///
+/// The LF is written into the line's own buffer as it goes out, rather than by an encoder in the pipeline that copies
+/// every line into a buffer of its own: lines are built with room for it.
+enum LineFraming: Sendable {
+    case lineFeed
+    case message
+
+    /// `line` (built without its ending) as the transport carries it. Taken, not borrowed: a buffer with a second
+    /// owner would be copied to add the LF.
+    func framed(_ line: consuming ByteBuffer) -> ByteBuffer {
+        guard case .lineFeed = self else { return line }
+        line.writeInteger(UInt8(ascii: "\n"))
+        return line
+    }
+}

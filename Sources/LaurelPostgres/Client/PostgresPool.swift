@@ -89,6 +89,22 @@ public final class PostgresPool: Sendable {
         }
     }
 
+    /// Queues `body` to run on a database thread with a connection reserved for it alone, and returns at once;
+    /// `failed` is called instead when no connection can be opened or the pool is closed. For work whose callers
+    /// wait in their own way (a group commit resumes each of its writers): nobody suspends for the job itself, so
+    /// starting it costs no task and no resumption.
+    func start(_ body: @escaping @Sendable (PostgresConnection) -> Void, failed: @escaping @Sendable (any Error) -> Void) {
+        let (wait, enqueued) = (self.wait, ContinuousClock.now)
+        let job = PoolJob(
+            id: queue.makeJobID(),
+            run: { connection in
+                wait.record(duration: ContinuousClock.now - enqueued)
+                body(connection)
+            },
+            fail: failed)
+        if !queue.enqueue(job) { failed(PostgresError.poolClosed) }
+    }
+
     /// Runs `body` in a transaction on a database thread; see `PostgresConnection.transaction`.
     @discardableResult
     public func transaction<T: Sendable>(

@@ -40,12 +40,10 @@ final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
     }
 
     private func startFlusher() {
-        Task {
-            do {
-                try await pool.withConnection { connection in self.drain(on: connection) }
-            } catch {
-                for waiting in line.withLock({ $0.flusherFailed() }) { waiting.continuation.resume(throwing: error) }
-            }
+        pool.start { connection in
+            self.drain(on: connection)
+        } failed: { error in
+            for waiting in self.line.withLock({ $0.flusherFailed() }) { waiting.continuation.resume(throwing: error) }
         }
     }
 

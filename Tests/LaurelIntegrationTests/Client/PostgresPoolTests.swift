@@ -114,6 +114,29 @@ struct PostgresPoolTests {
         await pool.close()
     }
 
+    @Test("work started without waiting runs on a connection of its own; once the pool is closed it fails with poolClosed")
+    func startedWork() async throws {
+        let pool = PostgresPool(configuration: try ClientTestDatabase.configuration(), size: 1, logger: ClientTestDatabase.logger)
+        let answer = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+            pool.start { connection in
+                continuation.resume(with: Result { try connection.query("SELECT 42 AS answer")[0].int("answer") })
+            } failed: { error in
+                continuation.resume(throwing: error)
+            }
+        }
+        #expect(answer == 42)
+        await pool.close()
+        await #expect(throws: PostgresError.poolClosed) {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                pool.start { _ in
+                    continuation.resume()
+                } failed: { error in
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
     @Test("a backend terminated while idle is replaced before the next use")
     func idleBackendTerminated() async throws {
         try await ClientTestDatabase.withPool(size: 1) { admin in

@@ -12,13 +12,19 @@ public enum Evaluation: Sendable {
 /// A decided change: the user's progress after it, what to store (in one commit, at the version the progress
 /// was at), what to push, and what the verb answers about.
 public struct Decision: Sendable {
-    public var progress: UserProgress
+    /// The progress after the change, as the session keeps it.
+    public let after: SharedProgress
     public var writes: ProgressWrites
     /// In push order: unlocks, completed challenges, the level, the streak.
     public var events: [ProgressEvent]
     public var outcome: ChangeOutcome
     /// The moment the change was decided: the time of its unlocks and completions.
     public var decidedAt: Date
+
+    /// The progress after the change, read in place.
+    public var progress: UserProgress {
+        _read { yield after.progress }
+    }
 }
 
 /// Something worth a push.

@@ -18,12 +18,19 @@ public struct ProgressEvaluator: Sendable {
 
     /// Decides `change` at `now` against `progress`, with the pieces read for it so far.
     public func evaluate(_ change: UserChange, on progress: UserProgress, with pieces: LoadedPieces = LoadedPieces(), now: Date) -> Evaluation {
-        var decider = ChangeDecider(evaluator: self, progress: progress, pieces: pieces, now: now)
+        evaluate(change, on: SharedProgress(progress), with: pieces, now: now)
+    }
+
+    /// The same, on a progress held by reference (a session's): the decision starts from the one copy it changes.
+    public func evaluate(_ change: UserChange, on held: SharedProgress, with pieces: LoadedPieces = LoadedPieces(), now: Date) -> Evaluation {
+        // Read in place, not bound to a local: the decider's copy is the only one.
+        var decider = ChangeDecider(evaluator: self, progress: held.progress, pieces: pieces, now: now)
         do throws(Undecided) {
             let outcome = try decider.decide(change)
-            var decision = decider.decision(outcome)
-            decision.writes.scores = ScoreChanges(of: decision, before: progress, builtInActivities: rules.builtInActivityIDs)
-            return .decided(decision)
+            decider.writes.scores = ScoreChanges(
+                of: decider.writes, outcome: outcome, after: decider.progress, decidedAt: now, before: held.progress,
+                builtInActivities: rules.builtInActivityIDs)
+            return .decided(decider.decision(outcome))
         } catch {
             switch error {
             case .needs(let pieces): return .needs(pieces)
@@ -65,9 +72,12 @@ struct ChangeDecider {
     var today: LocalDay { progress.today(at: now) }
     var events: [ProgressEvent] { unlockEvents + challengeEvents + otherEvents }
 
-    /// The decision this decider came to: its progress and writes handed over, not copied.
-    consuming func decision(_ outcome: ChangeOutcome) -> Decision {
-        Decision(progress: progress, writes: writes, events: events, outcome: outcome, decidedAt: now)
+    /// The decision this decider came to. Its progress and writes are handed over, not copied (a copy would retain
+    /// every table in them), and the decider is left empty: this is the last thing asked of it.
+    mutating func decision(_ outcome: ChangeOutcome) -> Decision {
+        Decision(
+            after: SharedProgress(exchange(&progress, with: UserProgress.vacant)), writes: exchange(&writes, with: ProgressWrites()),
+            events: events, outcome: outcome, decidedAt: now)
     }
 
     mutating func decide(_ change: UserChange) throws(Undecided) -> ChangeOutcome {

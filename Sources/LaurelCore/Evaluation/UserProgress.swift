@@ -43,6 +43,15 @@ public struct UserProgress: Sendable {
         self.allowance = allowance
     }
 
+    /// A progress of nobody, left where a progress was moved out (``ChangeDecider`` hands its progress to its
+    /// decision with `exchange`). Its tables are empty, so putting it in place retains next to nothing, where a copy
+    /// of a progress retains every table in it.
+    static let vacant = UserProgress(
+        settings: UserSettings(timeZone: "UTC"), settingsHistory: StreakSettingsHistory(),
+        subscription: SubscriptionState(status: .free, endsAt: nil, trialUsed: false), customActivities: [], templates: [],
+        achievements: UserAchievements(catalog: Catalog(name: "", activities: []), templates: [], activities: []), unlocks: [:],
+        accumulator: ProgressAccumulator(), figures: ProgressFigures(), challenges: ChallengeBook(), allowance: LogAllowance())
+
     /// A custom activity by id or name (case-insensitive), deleted ones included.
     public func customActivity(_ idOrName: String) -> Activity? {
         if let byID = customActivities.first(where: { $0.id == idOrName }) { return byID }

@@ -35,14 +35,18 @@ public struct ScoreChanges: Sendable, Equatable {
         return deltas
     }
 
-    /// The changes of `decision`, made on `before`.
+    /// The changes of a decision, made on `before`: what it writes, its outcome and the progress `after` it, decided
+    /// at `decidedAt`. (Asked for before the decision is made up, so that its parts are not copied into one.)
     /// - Parameter builtInActivities: the catalog's activity ids; only these have `activity` boards.
-    public init(of decision: borrowing Decision, before: borrowing UserProgress, builtInActivities: Set<String>) {
+    public init(
+        of writes: borrowing ProgressWrites, outcome: ChangeOutcome, after: borrowing UserProgress, decidedAt: Date,
+        before: borrowing UserProgress, builtInActivities: Set<String>
+    ) {
         // Borrowed: an initializer otherwise takes its arguments as copies of its own.
         // Read in place, not bound to locals: a copy of a progress or an accumulator retains every table in it.
         // A new log or lesson counts on its stored day, the day's first fact making it active; a deleted log is taken
         // off by comparing the day's figures before and after (a day can stay active through another fact).
-        if let fact = decision.writes.fact {
+        if let fact = writes.fact {
             switch fact.content {
             case .log(let activity, let amount, _, _):
                 let firstOfDay = !before.accumulator.isActive(fact.day)
@@ -51,31 +55,30 @@ public struct ScoreChanges: Sendable, Equatable {
                 if builtInActivities.contains(activity) { add(.activity(activity), on: fact.day, amount) }
             case .lesson:
                 let firstOfDay = !before.accumulator.isActive(fact.day)
-                let counted = decision.progress.accumulator.distinctLessons > before.accumulator.distinctLessons
+                let counted = after.accumulator.distinctLessons > before.accumulator.distinctLessons
                 add(.xp, on: fact.day, (counted ? ExperienceFormula.perLesson : 0) + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
             case .event, .reminder:
                 break
             }
         }
-        if case .logDeleted(let log) = decision.outcome {
-            let (old, new) = (before.accumulator.figures(on: log.day), decision.progress.accumulator.figures(on: log.day))
+        if case .logDeleted(let log) = outcome {
+            let (old, new) = (before.accumulator.figures(on: log.day), after.accumulator.figures(on: log.day))
             add(.logs, on: log.day, new.logs - old.logs)
             let activeChange = (new.isActive ? 1 : 0) - (old.isActive ? 1 : 0)
             add(.xp, on: log.day, (new.logs - old.logs) * ExperienceFormula.perLog + activeChange * ExperienceFormula.perActiveDay)
             if builtInActivities.contains(log.activityID) {
-                let amount = decision.progress.accumulator.figures(of: log.activityID, on: log.day).amount
+                let amount = after.accumulator.figures(of: log.activityID, on: log.day).amount
                 add(.activity(log.activityID), on: log.day, amount - before.accumulator.figures(of: log.activityID, on: log.day).amount)
             }
         }
         // Which unlocks are worth XP changes only with unlocks, templates and the catalog, never with a new fact alone:
         // a LOG without unlocks skips comparing the sets.
-        let writes = decision.writes
         if !writes.unlocks.isEmpty || !writes.deletedUnlockPrefixes.isEmpty || !writes.templates.isEmpty || !writes.deletedTemplates.isEmpty
             || (writes.fact == nil && writes.deletedLog == nil) {
-            let (worthBefore, worthAfter) = (before.unlocksWorthXP, decision.progress.unlocksWorthXP)
+            let (worthBefore, worthAfter) = (before.unlocksWorthXP, after.unlocksWorthXP)
             for id in worthAfter.subtracting(worthBefore) {
-                guard let at = decision.progress.unlocks[id] else { continue }
-                add(.xp, on: decision.progress.settingsHistory.localDay(of: at, fallback: decision.progress.zone), ExperienceFormula.perAchievement)
+                guard let at = after.unlocks[id] else { continue }
+                add(.xp, on: after.settingsHistory.localDay(of: at, fallback: after.zone), ExperienceFormula.perAchievement)
             }
             for id in worthBefore.subtracting(worthAfter) {
                 guard let at = before.unlocks[id] else { continue }
@@ -83,7 +86,7 @@ public struct ScoreChanges: Sendable, Equatable {
             }
         }
         if !writes.challengesCompleted.isEmpty || writes.challengesChosen.contains(where: { $0.completedAt != nil }) {
-            let today = decision.progress.settingsHistory.localDay(of: decision.decidedAt, fallback: decision.progress.zone)
+            let today = after.settingsHistory.localDay(of: decidedAt, fallback: after.zone)
             let completed = writes.challengesChosen.filter { $0.completedAt != nil }.map(\.choice) + writes.challengesCompleted
             for challenge in completed {
                 add(.challenges, on: today, 1)

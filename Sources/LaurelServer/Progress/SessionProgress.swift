@@ -9,7 +9,8 @@ import LaurelStore
 /// An object that never changes, held by the session and handed to each request as one reference: every LOG starts
 /// from it, and a copy of a progress would retain every table in it (a change makes a new one).
 final class SessionProgress: Sendable {
-    let progress: UserProgress
+    /// The progress, as the decisions that start from it and the one that made it hand it on (without a copy).
+    let shared: SharedProgress
     let position: StoredPosition
     /// The version of the snapshot the store keeps for the user, as far as the session knows.
     let snapshotVersion: Int64
@@ -18,12 +19,17 @@ final class SessionProgress: Sendable {
 
     var version: Int64 { position.version }
 
+    /// The progress, read in place.
+    var progress: UserProgress {
+        _read { yield shared.progress }
+    }
+
     /// How many versions a session lets the stored snapshot fall behind before it stores one again (a device connected
     /// for days), so that a restart adds a bounded number of facts.
     static let snapshotInterval: Int64 = 1000
 
-    init(progress: UserProgress, position: StoredPosition, snapshotVersion: Int64, latestScores: LatestDayScores) {
-        self.progress = progress
+    init(progress: SharedProgress, position: StoredPosition, snapshotVersion: Int64, latestScores: LatestDayScores) {
+        self.shared = progress
         self.position = position
         self.snapshotVersion = snapshotVersion
         self.latestScores = latestScores
@@ -79,7 +85,7 @@ final class SessionProgress: Sendable {
             progress.weekStandings = WeekStandings(
                 weeks: weeks, boards: boards, standings: try reader.weekStandings(weeks: weeks, boards: boards), readAt: now)
         }
-        self.progress = progress
+        shared = SharedProgress(progress)
         position = StoredPosition(version: standing.version, lastSeq: standing.lastSeq, seqs: seqs)
         self.snapshotVersion = snapshotVersion
         latestScores = standing.latestScores
@@ -99,18 +105,18 @@ final class SessionProgress: Sendable {
         next.figures = changes.figures
         next.allowance = changes.allowance
         return SessionProgress(
-            progress: next, position: StoredPosition(version: changes.version, lastSeq: max(position.lastSeq, changes.lastSeq), seqs: changes.seqs),
+            progress: SharedProgress(next), position: StoredPosition(version: changes.version, lastSeq: max(position.lastSeq, changes.lastSeq), seqs: changes.seqs),
             snapshotVersion: snapshotVersion, latestScores: changes.latestScores)
     }
 
     /// The same position with `progress` (pieces read at this version added to it).
     func with(_ progress: UserProgress) -> SessionProgress {
-        SessionProgress(progress: progress, position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
+        SessionProgress(progress: SharedProgress(progress), position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
     }
 
     /// The same, knowing that the store keeps a snapshot of `snapshotVersion`.
     func with(snapshotVersion: Int64) -> SessionProgress {
-        SessionProgress(progress: progress, position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
+        SessionProgress(progress: shared, position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
     }
 
     /// The snapshot of this progress, to store when the session ends or when the stored one has fallen far behind.

@@ -56,7 +56,7 @@ struct WriteRoute {
         var pieces = LoadedPieces()
         var held = try await context.progress(now: now, via: access, verified: verified)
         while true {
-            switch evaluator.evaluate(change, on: held.progress, with: pieces, now: now) {
+            switch evaluator.evaluate(change, on: held.shared, with: pieces, now: now) {
             case .needs(let wanted):
                 guard try await load(wanted, into: &pieces, for: &held, via: access, now: now) else {
                     // The store has moved on from the progress held: catch up, and read again what is needed then.
@@ -112,7 +112,7 @@ struct WriteRoute {
             }
         }
         let next = SessionProgress(
-            progress: decision.progress, position: position, snapshotVersion: decision.writes.rebuilt ? version : held.snapshotVersion,
+            progress: decision.after, position: position, snapshotVersion: decision.writes.rebuilt ? version : held.snapshotVersion,
             latestScores: held.latestScores.after(scores))
         context.session.progress.keep(next)
         context.services.boards.committed(context.user.id, version: version, decision: decision)

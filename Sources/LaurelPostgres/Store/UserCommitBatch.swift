@@ -15,7 +15,8 @@ enum UserCommitBatch {
 
     /// The batch text for the commits at `order`, each numbered by its place there.
     static func text(_ commits: [UserCommit], in order: [Int]) -> String {
-        var json = JSONWriter(capacity: 512 * order.count)
+        // A LOG's commit is 600 to 900 bytes (its answer, figures and board scores): room for one without growing.
+        var json = JSONWriter(capacity: 1024 * order.count)
         json.beginArray()
         for (place, index) in order.enumerated() { write(commits[index], place: place, into: &json) }
         json.endArray()

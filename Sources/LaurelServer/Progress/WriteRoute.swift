@@ -18,6 +18,8 @@ struct WriteRoute {
     /// What a write came to once committed, or decided to store nothing.
     struct Performed: Sendable {
         var decision: Decision
+        /// Whether the decision stored anything (asked of the writes once: reading them from here copied them).
+        var stored: Bool
         /// The pushes it stored, with their seqs.
         var pushes: [StoredPush]
         /// The answer rendered for the decision (kept with a new fact, so that a retry gets it back).
@@ -30,7 +32,7 @@ struct WriteRoute {
         let store = context.store
         for _ in 1...Self.attemptsBeforeLock {
             if let performed = try await attempt(change, now: now, answer: answer, via: store.access(to: context.user.id), verified: false) {
-                if !performed.decision.writes.isEmpty { context.services.metrics.countWrite(underLock: false) }
+                if performed.stored { context.services.metrics.countWrite(underLock: false) }
                 return performed
             }
             context.services.metrics.countStaleCommit()
@@ -42,7 +44,7 @@ struct WriteRoute {
             }
             return performed
         }
-        if !performed.decision.writes.isEmpty { context.services.metrics.countWrite(underLock: true) }
+        if performed.stored { context.services.metrics.countWrite(underLock: true) }
         return performed
     }
 
@@ -68,7 +70,7 @@ struct WriteRoute {
                 throw ProtocolError(refusal)
             case .decided(let decision):
                 let rendered = answer(decision)
-                guard !decision.writes.isEmpty else { return Performed(decision: consume decision, pushes: [], answer: rendered) }
+                guard !decision.writes.isEmpty else { return Performed(decision: consume decision, stored: false, pushes: [], answer: rendered) }
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
                     pushes: PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity), answer: rendered,
@@ -77,7 +79,7 @@ struct WriteRoute {
                 switch try await access.commit(commit) {
                 case .committed(let version, let lastSeq, let factSeq, let pushes):
                     keep(decision, after: held, scores: commit.scoreRows, version: version, lastSeq: lastSeq, factSeq: factSeq)
-                    return Performed(decision: consume decision, pushes: pushes, answer: rendered)
+                    return Performed(decision: consume decision, stored: true, pushes: pushes, answer: rendered)
                 case .stale:
                     context.session.progress.markBehind()
                     return nil
@@ -116,7 +118,8 @@ struct WriteRoute {
             latestScores: held.latestScores.after(scores))
         context.session.progress.keep(next)
         context.services.boards.committed(context.user.id, version: version, decision: decision)
-        if let snapshot = next.snapshot, version - next.snapshotVersion >= SessionProgress.snapshotInterval {
+        // The interval first: making the snapshot copies the running state.
+        if version - next.snapshotVersion >= SessionProgress.snapshotInterval, let snapshot = next.snapshot {
             context.session.storeSnapshot(snapshot, in: context.store)
         }
     }

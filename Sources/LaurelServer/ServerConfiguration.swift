@@ -12,7 +12,7 @@ public struct ServerConfiguration: Sendable {
     /// Requests a connection may have unanswered before the server stops reading from it.
     public var maxRequestsInFlight: Int
     /// Bytes written to a connection and not yet taken by its client beyond which the client is a slow consumer
-    /// and is disconnected (a single line is always allowed into an empty buffer, however long).
+    /// and is disconnected at its next line (so a single line is always sent, however long).
     public var maxOutboundBytes: Int
     public var authTimeout: Duration
     public var idleTimeout: Duration
@@ -82,8 +82,8 @@ public struct ServerConfiguration: Sendable {
 
 extension ServerConfiguration {
     /// Each connection's write watermarks: the channel turns unwritable once more than `maxOutboundBytes` wait unsent
-    /// (``ConnectionLineWriter`` then says the client is a slow consumer), and writable again below half of it.
+    /// (``ConnectionLineWriter`` then says the client is a slow consumer), and writable again at once when fewer do.
     var outboundWaterMark: ChannelOptions.Types.WriteBufferWaterMark {
-        .init(low: max(1, maxOutboundBytes / 2), high: max(1, maxOutboundBytes))
+        .init(low: max(1, maxOutboundBytes), high: max(1, maxOutboundBytes))
     }
 }

@@ -13,11 +13,12 @@ import Testing
     }
 
     @Test func anAnswerHasRoomForItsLineFeed() {
-        // An answer's buffer is built with room for the LF, so that framing it writes in place instead of copying.
-        let line = OutboundLine.ok(tag: "a1", json: Array(repeating: UInt8(ascii: "7"), count: 300))
+        // An answer's buffer is built with room for the LF, so that framing it writes in place instead of copying. The
+        // answer fills 512 bytes, a size the buffer's storage would not round up from.
+        let line = OutboundLine.ok(tag: "a1", json: Array(repeating: UInt8(ascii: "7"), count: 506))
         let before = line.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) }
         let framed = LineFraming.lineFeed.framed(consume line)
         #expect(framed.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) } == before)
-        #expect(framed.readableBytes == 2 + 4 + 300 + 1)
+        #expect(framed.readableBytes == 2 + 4 + 506 + 1)
     }
 }

@@ -13,7 +13,7 @@ public enum Evaluation: Sendable {
 /// was at), what to push, and what the verb answers about.
 public struct Decision: Sendable {
     /// The progress after the change, as the session keeps it.
-    public let after: SharedProgress
+    public let shared: SharedProgress
     public var writes: ProgressWrites
     /// In push order: unlocks, completed challenges, the level, the streak.
     public var events: [ProgressEvent]
@@ -23,7 +23,7 @@ public struct Decision: Sendable {
 
     /// The progress after the change, read in place.
     public var progress: UserProgress {
-        _read { yield after.progress }
+        _read { yield shared.progress }
     }
 }
 

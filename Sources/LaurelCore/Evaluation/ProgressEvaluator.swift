@@ -76,7 +76,7 @@ struct ChangeDecider {
     /// every table in them), and the decider is left empty: this is the last thing asked of it.
     mutating func decision(_ outcome: ChangeOutcome) -> Decision {
         Decision(
-            after: SharedProgress(exchange(&progress, with: UserProgress.vacant)), writes: exchange(&writes, with: ProgressWrites()),
+            shared: SharedProgress(exchange(&progress, with: UserProgress.vacant)), writes: exchange(&writes, with: ProgressWrites()),
             events: events, outcome: outcome, decidedAt: now)
     }
 

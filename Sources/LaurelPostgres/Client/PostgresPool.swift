@@ -7,7 +7,8 @@ import Metrics
 ///
 /// Work is a synchronous closure that runs entirely on a database thread, where it may block on
 /// libpq; callers suspend meanwhile without blocking their own thread, and are resumed from the
-/// database thread when the closure finishes. While every connection is busy, callers wait in
+/// database thread when the closure finishes (or, with `start`, queue the work and wait in a way of
+/// their own). While every connection is busy, callers wait in
 /// first-in, first-out order. Connections open on first use; one found broken is dropped and the
 /// next use opens a new one, and while opening fails, further attempts fail fast with
 /// `PostgresError.connection` for a backoff wait (100 ms doubling to 5 s).

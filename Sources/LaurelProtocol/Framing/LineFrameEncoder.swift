@@ -1,6 +1,6 @@
 import NIOCore
 
-/// Terminates each outbound line with LF. Lines are built by ``OutboundLine`` without their line ending.
+/// Terminates each outbound line with LF: a client's request lines (the server writes the LF into its lines itself).
 public struct LineFrameEncoder: MessageToByteEncoder {
     public typealias OutboundIn = ByteBuffer
 

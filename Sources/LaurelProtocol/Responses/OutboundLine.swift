@@ -2,8 +2,8 @@ import LaurelJSON
 import NIOCore
 
 /// Builds the lines the server sends: responses and pushes, as `ByteBuffer`s WITHOUT the final LF, which the
-/// transport adds (on TCP; a WebSocket message carries a line without it). Answers leave room for the LF, so that
-/// adding it copies nothing.
+/// transport adds (on TCP; a WebSocket message carries a line without it). An `OK` answer (every LOG's) leaves room
+/// for the LF, so that adding it copies nothing.
 ///
 /// - `TAG OK` or `TAG OK <json>`
 /// - `TAG ERR <error object>`

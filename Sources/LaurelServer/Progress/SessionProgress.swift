@@ -28,8 +28,8 @@ final class SessionProgress: Sendable {
     /// for days), so that a restart adds a bounded number of facts.
     static let snapshotInterval: Int64 = 1000
 
-    init(progress: SharedProgress, position: StoredPosition, snapshotVersion: Int64, latestScores: LatestDayScores) {
-        self.shared = progress
+    init(shared: SharedProgress, position: StoredPosition, snapshotVersion: Int64, latestScores: LatestDayScores) {
+        self.shared = shared
         self.position = position
         self.snapshotVersion = snapshotVersion
         self.latestScores = latestScores
@@ -105,18 +105,18 @@ final class SessionProgress: Sendable {
         next.figures = changes.figures
         next.allowance = changes.allowance
         return SessionProgress(
-            progress: SharedProgress(next), position: StoredPosition(version: changes.version, lastSeq: max(position.lastSeq, changes.lastSeq), seqs: changes.seqs),
+            shared: SharedProgress(next), position: StoredPosition(version: changes.version, lastSeq: max(position.lastSeq, changes.lastSeq), seqs: changes.seqs),
             snapshotVersion: snapshotVersion, latestScores: changes.latestScores)
     }
 
     /// The same position with `progress` (pieces read at this version added to it).
     func with(_ progress: UserProgress) -> SessionProgress {
-        SessionProgress(progress: SharedProgress(progress), position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
+        SessionProgress(shared: SharedProgress(progress), position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
     }
 
     /// The same, knowing that the store keeps a snapshot of `snapshotVersion`.
     func with(snapshotVersion: Int64) -> SessionProgress {
-        SessionProgress(progress: shared, position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
+        SessionProgress(shared: shared, position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
     }
 
     /// The snapshot of this progress, to store when the session ends or when the stored one has fallen far behind.

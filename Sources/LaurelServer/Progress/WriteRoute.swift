@@ -114,7 +114,7 @@ struct WriteRoute {
             }
         }
         let next = SessionProgress(
-            progress: decision.after, position: position, snapshotVersion: decision.writes.rebuilt ? version : held.snapshotVersion,
+            shared: decision.shared, position: position, snapshotVersion: decision.writes.rebuilt ? version : held.snapshotVersion,
             latestScores: held.latestScores.after(scores))
         context.session.progress.keep(next)
         context.services.boards.committed(context.user.id, version: version, decision: decision)

@@ -65,7 +65,7 @@ enum ConnectionRequests {
             // What the days that passed, or a catalog change, mean for the user: written only when it changes something.
             let evaluator = ProgressEvaluator(rules: services.rules, user: user.id)
             var caughtUpAlready = true
-            if case .decided(let decision) = evaluator.evaluate(.catchUp, on: held.progress, now: now) {
+            if case .decided(let decision) = evaluator.evaluate(.catchUp, on: held.shared, now: now) {
                 caughtUpAlready = decision.writes.isEmpty
             }
             let resumes = auth.resumeAfter != nil

@@ -16,7 +16,9 @@ import Synchronization
 /// channel's high write watermark (`--max-outbound-buffer`) pile up unsent makes the channel unwritable; it is a
 /// slow consumer and is disconnected, so that no client, by not reading, holds up the requests, pushes or store
 /// events of anyone else. (The channel counts the bytes itself: counting them here took a promise and a completion
-/// callback on every line.)
+/// callback on every line.) The channel counts what its event loop has taken: lines handed over in one go (the
+/// pushes a resumed connection missed) are counted once the loop takes them, so what a slow consumer holds is
+/// bounded by the limit plus one such hand-over, which is in memory anyway.
 actor ConnectionLineWriter {
     nonisolated let id: ConnectionID
     private let channel: any Channel
@@ -45,7 +47,7 @@ actor ConnectionLineWriter {
     /// request loop notices and cleans up.
     nonisolated func write(_ line: consuming ByteBuffer) {
         // Framed before the lock, while the line has one owner (the closure would only borrow it).
-        let line = framing.framed(line)
+        let framed = framing.framed(consume line)
         closed.withLock { closed in
             guard !closed else { return }
             guard channel.isWritable else {
@@ -53,7 +55,7 @@ actor ConnectionLineWriter {
                 sayBye(reason: "slow_consumer", closed: &closed)
                 return
             }
-            channel.writeAndFlush(line, promise: nil)
+            channel.writeAndFlush(framed, promise: nil)
         }
     }
 

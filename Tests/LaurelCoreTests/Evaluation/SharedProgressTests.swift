@@ -17,7 +17,7 @@ import Testing
             Issue.record("not decided")
             return
         }
-        #expect(decision.after !== held, "the decision's progress is an object of its own")
+        #expect(decision.shared !== held, "the decision's progress is an object of its own")
         #expect(held.progress.accumulator.totalLogs == 1, "the progress held still counts one log")
         #expect(held.progress.figures == user.progress.figures)
         #expect(decision.progress.accumulator.totalLogs == 2)

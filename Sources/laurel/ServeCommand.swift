@@ -78,6 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
                     commitFlushers: max(1, try Setting.integer(commitFlushers, env: "LAUREL_COMMIT_FLUSHERS", default: 2)))
                 try await store.installCatalog(loadedCatalog)
                 try await store.recordLimits(configuration.limits)
+                // Before listening: a fresh instance's first requests should not pay for opening connections.
+                try await store.warmUp()
                 if demoUser ?? (embedded != nil) {
                     let token = try await DemoUser.token(pool: pool)
                     print("demo token: \(token)")

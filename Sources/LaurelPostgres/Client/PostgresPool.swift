@@ -106,6 +106,24 @@ public final class PostgresPool: Sendable {
         if !queue.enqueue(job) { failed(PostgresError.poolClosed) }
     }
 
+    /// Runs `body` once on each of the pool's connections, opening every one: each run holds its database thread until
+    /// all have started, so that no thread runs two. For a server that should not pay a connection's first-use costs
+    /// (connecting, preparing and planning its statements) in the latency of its first requests.
+    public func onEachConnection(_ body: @escaping @Sendable (PostgresConnection) throws -> Void) async throws {
+        let started = PoolStartLatch(count: size)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<size {
+                group.addTask {
+                    try await self.withConnection { connection in
+                        started.arriveAndWait(timeout: .seconds(10))
+                        try body(connection)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     /// Runs `body` in a transaction on a database thread; see `PostgresConnection.transaction`.
     @discardableResult
     public func transaction<T: Sendable>(

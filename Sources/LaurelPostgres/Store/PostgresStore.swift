@@ -18,6 +18,19 @@ public final class PostgresStore: LaurelStore {
         self.commits = GroupCommit(pool: pool, maxBatch: maxCommitBatch, maxFlushers: commitFlushers, flush: Self.storeCommits)
     }
 
+    /// Opens every pool connection and plans the commit statement on each (an empty batch stores nothing), so that
+    /// a fresh instance's first commits do not wait for it: planning `laurel.commit_changes` takes some 10 ms on a
+    /// connection's first call, and a flusher may run on any connection.
+    public func warmUp() async throws(StoreError) {
+        do {
+            try await pool.onEachConnection { connection in _ = try Self.storeCommits([], on: connection) }
+        } catch let error as PostgresError {
+            throw StoreError(error)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
     public func read<T: Sendable>(user: UserID, _ body: @escaping @Sendable (any UserReader) throws -> T) async throws -> T {
         do {
             return try await pool.transaction { connection in

@@ -137,6 +137,20 @@ struct PostgresPoolTests {
         }
     }
 
+    @Test("work run on each connection runs once on every connection of the pool, each its own backend")
+    func onEachConnection() async throws {
+        try await ClientTestDatabase.withPool(size: 4) { pool in
+            let backends = NIOLockedValueBox<[Int]>([])
+            try await pool.onEachConnection { connection in
+                let pid = try connection.query("SELECT pg_backend_pid() AS pid")[0].int("pid")
+                backends.withLockedValue { $0.append(pid) }
+            }
+            let seen = backends.withLockedValue { $0 }
+            #expect(seen.count == 4)
+            #expect(Set(seen).count == 4, "no connection ran it twice")
+        }
+    }
+
     @Test("a backend terminated while idle is replaced before the next use")
     func idleBackendTerminated() async throws {
         try await ClientTestDatabase.withPool(size: 1) { admin in

@@ -18,12 +18,18 @@ public final class PostgresStore: LaurelStore {
         self.commits = GroupCommit(pool: pool, maxBatch: maxCommitBatch, maxFlushers: commitFlushers, flush: Self.storeCommits)
     }
 
-    /// Opens every pool connection and plans the commit statement on each (an empty batch stores nothing), so that
-    /// a fresh instance's first commits do not wait for it: planning `laurel.commit_changes` takes some 10 ms on a
-    /// connection's first call, and a flusher may run on any connection.
+    /// Opens every pool connection and plans on each the statements of every LOG (an empty batch stores nothing, and
+    /// no user has id 0), so that a fresh instance's first requests do not wait for it: a connection's first
+    /// `laurel.commit_changes` is planned for some 10 ms, its first `laurel.changes_since` (a session catching up
+    /// with another instance's write) for some 8 ms, and any request may run on any connection.
     public func warmUp() async throws(StoreError) {
         do {
-            try await pool.onEachConnection { connection in _ = try Self.storeCommits([], on: connection) }
+            try await pool.onEachConnection { connection in
+                _ = try Self.storeCommits([], on: connection)
+                do {
+                    _ = try Self.changes(of: UserID(0), since: StoredPosition(version: 0, lastSeq: 0, seqs: FactSeqs()), periods: [], on: connection)
+                } catch StoreError.unknownUser {}
+            }
         } catch let error as PostgresError {
             throw StoreError(error)
         } catch {

@@ -12,22 +12,7 @@ extension ServerLine {
     /// way would only make the client parse more; an unlock missed here would show in the report as `unexpected`
     /// pushes and fewer `expected` ones.
     var unlockedIDs: [String] {
-        guard let payload, !Self.containsNothingUnlocked(payload) else { return [] }
+        guard let payload, !payload.contains(#""unlocked":[]"#) else { return [] }
         return value?["unlocked"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
-    }
-
-    private static let nothingUnlocked = Array(#""unlocked":[]"#.utf8)
-
-    private static func containsNothingUnlocked(_ text: Substring) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { contains(nothingUnlocked, in: $0) }
-            ?? Array(text.utf8).withUnsafeBufferPointer { contains(nothingUnlocked, in: $0) }
-    }
-
-    private static func contains(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == first {
-            if needle.indices.allSatisfy({ haystack[start + $0] == needle[$0] }) { return true }
-        }
-        return false
     }
 }

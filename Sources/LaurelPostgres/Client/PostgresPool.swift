@@ -64,26 +64,18 @@ public final class PostgresPool: Sendable {
     public func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        let (queue, wait) = (self.queue, self.wait)
+        let queue = self.queue
         let id = queue.makeJobID()
-        let enqueued = ContinuousClock.now
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 guard !Task.isCancelled else {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                let job = PoolJob(
-                    id: id,
-                    run: { connection in
-                        wait.record(duration: ContinuousClock.now - enqueued)
-                        continuation.resume(with: Result { try body(connection) })
-                    },
-                    fail: { error in continuation.resume(throwing: error) }
-                )
-                if !queue.enqueue(job) {
-                    continuation.resume(throwing: PostgresError.poolClosed)
-                }
+                let queued = enqueue(
+                    id: id, run: { connection in continuation.resume(with: Result { try body(connection) }) },
+                    fail: { error in continuation.resume(throwing: error) })
+                if !queued { continuation.resume(throwing: PostgresError.poolClosed) }
             }
         } onCancel: {
             queue.removeQueued(id: id)?.fail(CancellationError())
@@ -95,27 +87,37 @@ public final class PostgresPool: Sendable {
     /// wait in their own way (a group commit resumes each of its writers): nobody suspends for the job itself, so
     /// starting it costs no task and no resumption.
     func start(_ body: @escaping @Sendable (PostgresConnection) -> Void, failed: @escaping @Sendable (any Error) -> Void) {
+        if !enqueue(id: queue.makeJobID(), run: body, fail: failed) { failed(PostgresError.poolClosed) }
+    }
+
+    /// Queues a job whose wait for a connection is measured (`laurel_db_pool_wait_seconds`); false when the pool is
+    /// closed.
+    private func enqueue(
+        id: UInt64, run: @escaping @Sendable (PostgresConnection) -> Void, fail: @escaping @Sendable (any Error) -> Void
+    ) -> Bool {
         let (wait, enqueued) = (self.wait, ContinuousClock.now)
-        let job = PoolJob(
-            id: queue.makeJobID(),
+        return queue.enqueue(PoolJob(
+            id: id,
             run: { connection in
                 wait.record(duration: ContinuousClock.now - enqueued)
-                body(connection)
+                run(connection)
             },
-            fail: failed)
-        if !queue.enqueue(job) { failed(PostgresError.poolClosed) }
+            fail: fail))
     }
 
     /// Runs `body` once on each of the pool's connections, opening every one: each run holds its database thread until
     /// all have started, so that no thread runs two. For a server that should not pay a connection's first-use costs
     /// (connecting, preparing and planning its statements) in the latency of its first requests.
     public func onEachConnection(_ body: @escaping @Sendable (PostgresConnection) throws -> Void) async throws {
-        let started = PoolStartLatch(count: size)
+        // Every run leaves the group as it starts and waits for the rest (10 s at most, should a connection not open).
+        let started = DispatchGroup()
+        for _ in 0..<size { started.enter() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<size {
                 group.addTask {
                     try await self.withConnection { connection in
-                        started.arriveAndWait(timeout: .seconds(10))
+                        started.leave()
+                        _ = started.wait(timeout: .now() + 10)
                         try body(connection)
                     }
                 }

@@ -30,10 +30,8 @@ public final class PostgresStore: LaurelStore {
                     _ = try Self.changes(of: UserID(0), since: StoredPosition(version: 0, lastSeq: 0, seqs: FactSeqs()), periods: [], on: connection)
                 } catch StoreError.unknownUser {}
             }
-        } catch let error as PostgresError {
-            throw StoreError(error)
         } catch {
-            throw .failed("\(error)")
+            throw StoreError(error)
         }
     }
 

@@ -2,7 +2,7 @@ import LaurelClient
 
 /// Paces one connection in the closed loop: it keeps `pipeline` LOG requests in flight and sends the next one
 /// as soon as one is answered, so the server's speed sets the rate. Latency runs from the moment a request is
-/// written.
+/// written. ``ClosedLoopReceiver`` runs it on the connection's event loop.
 struct ClosedLoopDriver {
     struct InFlight {
         let sentAt: ContinuousClock.Instant
@@ -15,8 +15,9 @@ struct ClosedLoopDriver {
     let window: MeasurementWindow
     let budget: RequestBudget?
     let requests: LoadRequest
-    /// By the tag number the connection gave the request.
-    private(set) var inFlight: [Int: InFlight] = [:]
+    /// With the tag number the connection gave each request. A few at most (`--pipeline`): a search of an array
+    /// costs less than hashing.
+    private var inFlight: [(tag: Int, request: InFlight)] = []
     private(set) var measuredSent = 0
     private var nextSequence = 0
 
@@ -46,7 +47,7 @@ struct ClosedLoopDriver {
             let filled = inFlight.count + 1 == pipeline
             let tag = connection.send(requests.verb, flush: filled) { requests.write(sequence: sequence, into: &$0) }
             unflushed = !filled
-            inFlight[tag] = InFlight(sentAt: now, measured: measured, claimed: claimed)
+            inFlight.append((tag, InFlight(sentAt: now, measured: measured, claimed: claimed)))
             if measured { measuredSent += 1 }
         }
         if unflushed { connection.flush() }
@@ -54,8 +55,12 @@ struct ClosedLoopDriver {
 
     /// The request the answer tagged `tag` answers, which is no longer in flight.
     mutating func take(tag: Int) -> InFlight? {
-        inFlight.removeValue(forKey: tag)
+        guard let index = inFlight.firstIndex(where: { $0.tag == tag }) else { return nil }
+        return inFlight.remove(at: index).request
     }
+
+    /// The requests still waiting for their answers.
+    var inFlightRequests: [InFlight] { inFlight.map(\.request) }
 
     /// Nothing in flight after a fill: this connection has nothing more to do.
     var isIdle: Bool { inFlight.isEmpty }

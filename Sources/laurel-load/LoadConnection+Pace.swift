@@ -1,44 +1,24 @@
 import LaurelClient
+import NIOCore
 
-/// The three paces of a ``LoadConnection`` once the load starts: each reads its connection's arrivals in one loop,
-/// the answers to its LOGs by their tags and the rest (pushes, BYE, errors) into the tally.
+/// The three paces of a ``LoadConnection`` once the load starts: each reads its connection's arrivals, the answers
+/// to its LOGs by their tags and the rest (pushes, BYE, errors) into the tally; the closed loop does so on the
+/// connection's event loop (``ClosedLoopReceiver``), the others in one loop of the connection's task.
 extension LoadConnection {
     func runClosedLoop(pipeline: Int, start: LoadStart, _ connection: LaurelConnection, _ tally: inout ConnectionTally) async {
-        var driver = ClosedLoopDriver(pipeline: pipeline, window: start.window, budget: coordinator.budget, requests: requests)
-        var finished = false
-        driver.fill(connection)
-        if driver.isIdle {
-            finished = true
+        let driver = ClosedLoopDriver(pipeline: pipeline, window: start.window, budget: coordinator.budget, requests: requests)
+        let receiver = ClosedLoopReceiver(load: self, connection: connection, driver: driver)
+        do {
+            try await connection.receiveArrivals(with: receiver).get()
+        } catch {
+            // The event loop is gone, and with it the connection.
+            noteEarlyClose(&tally)
             coordinator.loadFinished()
+            return
         }
-        for await arrival in connection.arrivals {
-            guard case .answer(let tag, let line) = arrival else {
-                record(arrival, &tally)
-                continue
-            }
-            guard let request = driver.take(tag: tag) else {
-                tally.errors["unmatched_response", default: 0] += 1
-                continue
-            }
-            let acknowledged = tally.recordResponse(line, sentAt: request.sentAt, measured: request.measured, at: .now)
-            if request.claimed { coordinator.budget?.settle(acknowledged: acknowledged) }
-            coordinator.responseArrived()
-            if !finished {
-                driver.fill(connection)
-                if driver.isIdle {
-                    finished = true
-                    coordinator.loadFinished()
-                }
-            }
-        }
-        // The connection closed or broke; what was still in flight is counted here.
-        for request in driver.inFlight.values {
-            if request.measured { tally.unanswered += 1 }
-            if request.claimed { coordinator.budget?.settle(acknowledged: false) }
-        }
-        tally.sent = driver.measuredSent
-        noteEarlyClose(&tally)
-        if !finished { coordinator.loadFinished() }
+        // Lines that came before the hand-over, which sent nothing yet.
+        for await arrival in connection.arrivals { record(arrival, &tally) }
+        tally = await receiver.run(from: tally)
     }
 
     func runOpenLoop(logsPerSecond: Double, start: LoadStart, _ connection: LaurelConnection, _ tally: inout ConnectionTally) async {
@@ -87,7 +67,7 @@ extension LoadConnection {
     }
 
     /// A connection that stopped reading before the run closed it was closed by the server or broke.
-    private func noteEarlyClose(_ tally: inout ConnectionTally) {
+    func noteEarlyClose(_ tally: inout ConnectionTally) {
         guard !coordinator.isClosing else { return }
         tally.fail(.closedDuringLoad, tally.byeReason.map { "BYE \($0)" } ?? "closed by the server")
     }

@@ -15,6 +15,8 @@ final class AnswerRouter: ChannelInboundHandler, RemovableChannelHandler {
     private let greetingArrives: Bool
     private var greeted = false
     private var ended = false
+    /// Set by ``LaurelConnection/receiveArrivals(with:)``: from then on, arrivals go to it instead of `arrivals`.
+    private var receiver: (any ArrivalReceiver)?
 
     init(tags: RequestTags, arrivals: AsyncStream<LaurelConnection.Arrival>.Continuation, greeting: EventLoopPromise<ServerLine>, greetingArrives: Bool) {
         self.tags = tags
@@ -25,7 +27,7 @@ final class AnswerRouter: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .line(let bytes) = unwrapInboundIn(data) else {
-            arrivals.yield(.lineTooLong)
+            arrive(.lineTooLong)
             return
         }
         let line = ServerLine(bytes)
@@ -35,13 +37,32 @@ final class AnswerRouter: ChannelInboundHandler, RemovableChannelHandler {
             if !greetingArrives { return }
         }
         guard !line.isUntagged, let number = tags.number(of: line.tag) else {
-            arrivals.yield(.line(line))
+            arrive(.line(line))
             return
         }
         if let waiting = tags.take(number) {
             waiting.resume(returning: line)
         } else {
-            arrivals.yield(.answer(tag: number, line))
+            arrive(.answer(tag: number, line))
+        }
+    }
+
+    /// Hands the arrivals from now on to `receiver`, and ends `arrivals` after the lines already in it. On a
+    /// connection that has ended, `receiver` learns so at once.
+    func divert(to receiver: any ArrivalReceiver) {
+        arrivals.finish()
+        guard !ended else {
+            receiver.connectionEnded()
+            return
+        }
+        self.receiver = receiver
+    }
+
+    private func arrive(_ arrival: LaurelConnection.Arrival) {
+        if let receiver {
+            receiver.received(arrival)
+        } else {
+            arrivals.yield(arrival)
         }
     }
 
@@ -69,5 +90,7 @@ final class AnswerRouter: ChannelInboundHandler, RemovableChannelHandler {
         }
         for waiting in tags.close() { waiting.resume(throwing: LaurelConnectionError.closed) }
         arrivals.finish()
+        receiver?.connectionEnded()
+        receiver = nil
     }
 }

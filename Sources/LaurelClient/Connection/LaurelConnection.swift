@@ -36,15 +36,20 @@ public final class LaurelConnection: Sendable {
     /// Every line no request waits for, in the server's order; they end when the connection does. One consumer.
     public let arrivals: AsyncStream<Arrival>
     private let tags: RequestTags
+    private let router: NIOLoopBound<AnswerRouter>
     private let greeted: EventLoopFuture<ServerLine>
     /// TCP lines end with a LF; a WebSocket message is one line as it is.
     private let endsLines: Bool
 
-    private init(channel: any Channel, transport: LaurelTransport, arrivals: AsyncStream<Arrival>, tags: RequestTags, greeted: EventLoopFuture<ServerLine>) {
+    private init(
+        channel: any Channel, transport: LaurelTransport, arrivals: AsyncStream<Arrival>, tags: RequestTags, router: NIOLoopBound<AnswerRouter>,
+        greeted: EventLoopFuture<ServerLine>
+    ) {
         self.channel = channel
         self.transport = transport
         self.arrivals = arrivals
         self.tags = tags
+        self.router = router
         self.greeted = greeted
         endsLines = transport == .tcp
     }
@@ -68,14 +73,16 @@ public final class LaurelConnection: Sendable {
             let tags = RequestTags()
             let (arrivals, sink) = AsyncStream.makeStream(of: Arrival.self)
             let greeting = channel.eventLoop.makePromise(of: ServerLine.self)
+            let router = AnswerRouter(tags: tags, arrivals: sink, greeting: greeting, greetingArrives: greetingArrives)
             do {
-                try channel.pipeline.syncOperations.addHandler(
-                    AnswerRouter(tags: tags, arrivals: sink, greeting: greeting, greetingArrives: greetingArrives))
+                try channel.pipeline.syncOperations.addHandler(router)
             } catch {
                 greeting.fail(error)
                 throw error
             }
-            return LaurelConnection(channel: channel, transport: transport, arrivals: arrivals, tags: tags, greeted: greeting.futureResult)
+            return LaurelConnection(
+                channel: channel, transport: transport, arrivals: arrivals, tags: tags, router: NIOLoopBound(router, eventLoop: channel.eventLoop),
+                greeted: greeting.futureResult)
         }
     }
 
@@ -137,6 +144,15 @@ public final class LaurelConnection: Sendable {
         endLine(&line)
         write(line, flush: flush)
         return tag
+    }
+
+    /// From the returned future on, every arrival goes to `receiver` on the channel's event loop as it is read,
+    /// and ``arrivals`` ends after the lines it already holds. `receiver` also learns when the connection ends
+    /// (at once, if it has). Requests that wait for their answers still get them.
+    public func receiveArrivals(with receiver: any ArrivalReceiver) -> EventLoopFuture<Void> {
+        channel.eventLoop.submit { [router] in
+            router.value.divert(to: receiver)
+        }
     }
 
     /// Writes out the requests sent with `flush` false.

@@ -18,10 +18,24 @@ public struct ServerLine: Sendable, CustomStringConvertible {
 
     public init(_ text: String) {
         raw = text
-        let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        tag = parts.first.map(String.init) ?? ""
-        kind = parts.count > 1 ? String(parts[1]) : ""
-        payload = parts.count > 2 ? parts[2] : nil
+        // The two spaces are found among the UTF-8 bytes: splitting by `Character` would walk grapheme clusters,
+        // which a client reading thousands of answers a second pays for on every byte.
+        let bytes = text.utf8
+        guard let firstSpace = bytes.firstIndex(of: UInt8(ascii: " ")) else {
+            tag = text
+            kind = ""
+            payload = nil
+            return
+        }
+        tag = String(text[..<firstSpace])
+        let kindStart = bytes.index(after: firstSpace)
+        guard let secondSpace = bytes[kindStart...].firstIndex(of: UInt8(ascii: " ")) else {
+            kind = String(text[kindStart...])
+            payload = nil
+            return
+        }
+        kind = String(text[kindStart..<secondSpace])
+        payload = text[bytes.index(after: secondSpace)...]
     }
 
     public var description: String { raw }

@@ -110,4 +110,92 @@ import Testing
             #expect(try await first.request("PING").isOK)
         }
     }
+
+    @Test(arguments: [LaurelTransport.tcp, .webSocket()]) func arrivalsTakenOnTheEventLoop(transport: LaurelTransport) async throws {
+        let user = try await LaurelTestDatabase.createUser(transport == .tcp ? "receiver-tcp" : "receiver-ws")
+        var configuration = ServerConfiguration(port: 0)
+        configuration.webSocketPort = 0
+        try await TestServer.withServer(configuration: configuration) { server in
+            let port = transport == .tcp ? server.port : try #require(server.webSocketPort)
+            let connection = try await Self.open(port, transport: transport, greetingArrives: true)
+            #expect(try await connection.authenticate(token: user.token).isOK)
+            let receiver = LoggingReceiver(connection: connection, logs: 20)
+            try await connection.receiveArrivals(with: receiver).get()
+            // What came before the hand-over stays in `arrivals`, which then ends.
+            var before: [String] = []
+            for await case .line(let line) in connection.arrivals { before.append(line.kind) }
+            #expect(before == ["HELLO"])
+
+            receiver.sendNext()
+            let seen = try await receiver.ended.futureResult.get()
+            #expect(seen.offEventLoop == 0)
+            #expect(seen.answers.count == 21, "\(seen.answers.map(\.raw))")
+            #expect(seen.answers.allSatisfy { $0.isOK }, "\(seen.answers.map(\.raw))")
+            #expect(seen.answers.prefix(20).map { $0.object["log"]?["id"]?.stringValue } == (1...20).map { "on-loop-\($0)" })
+            #expect(seen.lines.contains { $0.kind == "UNLOCK" && $0.object["id"] == "first_exercise" }, "\(seen.lines.map(\.raw))")
+            #expect(seen.lines.last?.raw == #"* BYE {"reason":"quit"}"#)
+            #expect(seen.endings == 1)
+            #expect(try await LaurelTestDatabase.logCount(of: user) == 20)
+
+            // A receiver given to a connection that has ended learns so at once.
+            let late = LoggingReceiver(connection: connection, logs: 0)
+            try await connection.receiveArrivals(with: late).get()
+            #expect(try await late.ended.futureResult.get().endings == 1)
+        }
+    }
+}
+
+/// Sends LOGs one after another from the connection's event loop, each when the one before is answered, then QUIT;
+/// keeps what arrived and where it ran.
+private final class LoggingReceiver: ArrivalReceiver, @unchecked Sendable {
+    struct Seen: Sendable {
+        var answers: [ServerLine] = []
+        var lines: [ServerLine] = []
+        var offEventLoop = 0
+        var endings = 0
+    }
+
+    let connection: LaurelConnection
+    let logs: Int
+    let ended: EventLoopPromise<Seen>
+    private var seen = Seen()
+    private var sent = 0
+
+    init(connection: LaurelConnection, logs: Int) {
+        self.connection = connection
+        self.logs = logs
+        ended = connection.channel.eventLoop.makePromise()
+    }
+
+    func sendNext() {
+        connection.channel.eventLoop.execute { self.sendFollowing() }
+    }
+
+    private func sendFollowing() {
+        sent += 1
+        if sent <= logs {
+            connection.send("LOG", argument: LaurelConnectionTests.log("on-loop-\(sent)"))
+        } else {
+            connection.send("QUIT")
+        }
+    }
+
+    func received(_ arrival: LaurelConnection.Arrival) {
+        if !connection.channel.eventLoop.inEventLoop { seen.offEventLoop += 1 }
+        switch arrival {
+        case .answer(_, let line):
+            seen.answers.append(line)
+            if sent <= logs { sendFollowing() }
+        case .line(let line):
+            seen.lines.append(line)
+        case .lineTooLong:
+            Issue.record("no line is too long here")
+        }
+    }
+
+    func connectionEnded() {
+        if !connection.channel.eventLoop.inEventLoop { seen.offEventLoop += 1 }
+        seen.endings += 1
+        ended.succeed(seen)
+    }
 }

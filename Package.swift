@@ -140,10 +140,15 @@ let package = Package(
         // The store's pure parts without a database: group commit's bookkeeping, the commit's encoding, events.
         .testTarget(
             name: "LaurelPostgresTests", dependencies: ["LaurelPostgres", "LaurelStore", "LaurelCore", "LaurelJSON"], swiftSettings: strict),
-        // The server's parts that need no socket or database: rendering, the authentication gate, session progress.
+        // The server's parts that need no socket or database: rendering, the authentication gate, session progress, the
+        // handlers of a connection's pipeline (on an embedded channel).
         .testTarget(
             name: "LaurelServerTests",
-            dependencies: ["LaurelServer", "LaurelStore", "LaurelCore", "LaurelJSON", "LaurelProtocol", "LaurelTestSupport"],
+            dependencies: [
+                "LaurelServer", "LaurelStore", "LaurelCore", "LaurelJSON", "LaurelProtocol", "LaurelTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "LaurelIntegrationTests",

@@ -13,12 +13,11 @@ import Synchronization
 /// when the server shuts down. What a request does is its verb's row in the ``VerbTable``.
 struct ClientConnection {
     let id: ConnectionID
-    let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
-    let framing: LineFraming
-    let expiry: ConnectionExpiry
-    let source: ConnectionSource
+    let connection: AcceptedConnection
     let services: ServerResources
     let isShuttingDown: @Sendable () -> Bool
+
+    private var channel: any Channel { connection.channel }
 
     static let hello: JSONObject = ["server": "laurel", "version": "1.0.0", "protocol": 1, "auth": ["token"]]
     static let maxFailedAuths = 3
@@ -33,8 +32,8 @@ struct ClientConnection {
         let state = ConnectionState(
             requestsPerSecond: configuration.connectionRequestsPerSecond, burst: configuration.connectionRequestBurst)
         do {
-            try await channel.executeThenClose { inbound, outbound in
-                let lineWriter = ConnectionLineWriter(id: id, channel: channel.channel, framing: framing, metrics: services.metrics)
+            try await connection.executeThenClose { inbound in
+                let lineWriter = ConnectionLineWriter(id: id, channel: channel, framing: connection.framing, metrics: services.metrics)
                 defer {
                     if let user = state.context?.user.id, let ended = services.registry.detach(id, from: user),
                        let snapshot = ended.progress.any?.snapshot {
@@ -48,7 +47,7 @@ struct ClientConnection {
                     // A request whose connection has gone is not executed: no one would read its answer, and a
                     // client that pipelined many and left must not keep the server busy (its LOGs were not
                     // acknowledged, so a retry after reconnecting is the client's to make).
-                    guard channel.channel.isActive else {
+                    guard channel.isActive else {
                         services.metrics.requestsDropped.increment()
                         continue
                     }
@@ -71,7 +70,7 @@ struct ClientConnection {
                         return
                     }
                 }
-                if let reason = expiry.reason {
+                if let reason = connection.expiry.reason {
                     lineWriter.close(reason: reason)
                 } else if isShuttingDown() {
                     lineWriter.close(reason: "shutdown")
@@ -121,7 +120,7 @@ struct ClientConnection {
             return .proceed
         }
         let call = ConnectionCall(
-            tag: line.tag, connection: id, state: state, lineWriter: lineWriter, channel: channel.channel, source: source,
+            tag: line.tag, connection: id, state: state, lineWriter: lineWriter, channel: channel, source: connection.source,
             services: services)
         let outcome: RequestOutcome
         do {

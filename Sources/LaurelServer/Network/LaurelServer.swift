@@ -130,15 +130,15 @@ public final class LaurelServer: Service, Sendable {
         defer { metrics.connectionClosed() }
         if open > services.configuration.maxConnections {
             metrics.connectionsRefused.increment()
-            try? await channel.executeThenClose { _, outbound in
-                try await outbound.write(accepted.framing.framed(OutboundLine.push(kind: "BYE", ["reason": "too_many_connections"])))
+            try? await accepted.executeThenClose { _ in
+                try await channel.writeAndFlush(accepted.framing.framed(OutboundLine.push(kind: "BYE", ["reason": "too_many_connections"])))
             }
             return
         }
         metrics.connectionsAccepted.increment()
         let id = ConnectionID(rawValue: nextConnectionID.wrappingAdd(1, ordering: .relaxed).oldValue)
         await ClientConnection(
-            id: id, channel: channel, framing: accepted.framing, expiry: accepted.expiry, source: accepted.source, services: services,
+            id: id, connection: accepted, services: services,
             isShuttingDown: { self.shuttingDown.load(ordering: .relaxed) }
         ).run()
     }
@@ -256,9 +256,11 @@ public final class LaurelServer: Service, Sendable {
     }
 }
 
-/// A connection as the listener hands it over: its channel, and where its lifecycle notes why it ended it.
+/// A connection as the listener hands it over: its channel, the frames it reads, and where its lifecycle notes why
+/// it ended it.
 struct AcceptedConnection: Sendable {
-    let channel: NIOAsyncChannel<InboundFrame, ByteBuffer>
+    let channel: any Channel
+    let frames: InboundFrames
     let framing: LineFraming
     let expiry: ConnectionExpiry
     let source: ConnectionSource
@@ -271,8 +273,8 @@ struct AcceptedConnection: Sendable {
         return source
     }
 
-    /// Ends a connection's pipeline, whatever carries its lines (TCP, WebSocket): its lifecycle, and the channel the
-    /// connection loop reads frames from and writes lines to, reading no further than `maxRequestsInFlight` ahead.
+    /// Ends a connection's pipeline, whatever carries its lines (TCP, WebSocket): its lifecycle, and the frames the
+    /// connection loop reads, no further than `maxRequestsInFlight` ahead. The loop writes its lines to the channel.
     init(_ channel: any Channel, framing: LineFraming, source: ConnectionSource, configuration: ServerConfiguration) throws {
         self.source = source
         self.framing = framing
@@ -280,12 +282,25 @@ struct AcceptedConnection: Sendable {
         try channel.pipeline.syncOperations.addHandler(ConnectionLifecycleHandler(
             authTimeout: configuration.authTimeout, idleTimeout: configuration.idleTimeout, expiry: expiry))
         let inFlight = configuration.maxRequestsInFlight
-        self.channel = try NIOAsyncChannel<InboundFrame, ByteBuffer>(
-            wrappingChannelSynchronously: channel,
-            configuration: .init(
-                backPressureStrategy: .init(lowWatermark: max(1, inFlight / 2), highWatermark: inFlight),
-                isOutboundHalfClosureEnabled: true))
+        let (handler, frames) = InboundFrameHandler.make(on: channel.eventLoop, lowWatermark: max(1, inFlight / 2), highWatermark: inFlight)
+        try channel.pipeline.syncOperations.addHandler(handler)
+        self.channel = channel
+        self.frames = frames
         self.expiry = expiry
+    }
+
+    /// Runs `body` with the connection's frames, then closes the connection and waits until it is closed.
+    func executeThenClose<Result>(_ body: (InboundFrames) async throws -> Result) async throws -> Result {
+        let result: Result
+        do {
+            result = try await body(frames)
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+        channel.close(promise: nil)
+        try? await channel.closeFuture.get()
+        return result
     }
 }
 

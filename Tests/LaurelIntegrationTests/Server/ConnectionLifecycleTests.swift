@@ -1,9 +1,11 @@
 import Foundation
+import LaurelClient
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
 import LaurelProtocol
 import LaurelServer
+import NIOCore
 import Testing
 
 /// How connections end (protocol.md "Connection life"): no AUTH in time, idle, a full server, shutdown.
@@ -146,6 +148,33 @@ import Testing
             try await client.send("q1 QUIT")
             let lines = try #require(await client.linesUntilClosed(timeout: .seconds(15)))
             #expect(lines.map(\.raw) == ["q1 OK", #"* BYE {"reason":"quit"}"#])
+        }
+    }
+
+    /// With `--max-in-flight 2`, the server stops reading the connection again and again while 600 PINGs arrive in
+    /// 30 writes; every one is answered, in order, and the connection stays usable.
+    @Test(.timeLimit(.minutes(1))) func requestsFarBeyondTheInFlightLimitAreAllAnsweredInOrder() async throws {
+        try await TestServer.run(configuration: ServerConfiguration(maxRequestsInFlight: 2)) { port in
+            let client = try await LineClient.connectAndGreet(port: port)
+            for write in 0..<30 {
+                try await client.sendRaw((0..<20).map { "p\(write * 20 + $0) PING\n" }.joined())
+            }
+            for index in 0..<600 {
+                let line = try await client.nextLine(timeout: .seconds(15))
+                #expect(line.tag == "p\(index)" && line.isOK, "\(line)")
+            }
+            #expect(try await client.request("PING").isOK)
+        }
+    }
+
+    /// A client that closes its sending side after its requests still reads their answers; then the server closes.
+    @Test func aClientThatClosesItsSideGetsItsAnswersFirst() async throws {
+        try await TestServer.run { port in
+            let client = try await LineClient.connectAndGreet(port: port)
+            try await client.sendRaw("h1 PING\nh2 PING\n")
+            try await client.connection.channel.close(mode: .output)
+            let lines = try #require(await client.linesUntilClosed(timeout: .seconds(15)), "the connection stayed open")
+            #expect(lines.map { "\($0.tag) \($0.kind)" } == ["h1 OK", "h2 OK"], "\(lines)")
         }
     }
 }

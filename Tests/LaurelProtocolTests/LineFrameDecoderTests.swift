@@ -4,13 +4,20 @@ import NIOEmbedded
 import Testing
 
 @Suite struct LineFrameDecoderTests {
-    /// Feeds `chunks` through a channel with the decoder, then closes the input; returns every frame.
-    /// The handler's buffer limit makes the test fail if the decoder ever keeps more than a line's worth.
+    /// Feeds `chunks` through a channel with ``LineFrameHandler`` (as servers and clients use the decoder), then
+    /// closes the input; returns every frame. It fails if the handler ever keeps more than a line's worth, and checks
+    /// that NIO's `ByteToMessageHandler` driving the same decoder makes the same frames.
     private func frames(maxLineBytes: Int, chunks: [[UInt8]]) throws -> [Frame] {
-        let channel = EmbeddedChannel(
-            handler: ByteToMessageHandler(
-                LineFrameDecoder(maxLineBytes: maxLineBytes), maximumBufferSize: maxLineBytes + 1)
-        )
+        let handler = LineFrameHandler(maxLineBytes: maxLineBytes)
+        let result = try frames(through: EmbeddedChannel(handler: handler), chunks: chunks) {
+            #expect(handler.bufferedBytes <= maxLineBytes + 1)
+        }
+        let generic = ByteToMessageHandler(LineFrameDecoder(maxLineBytes: maxLineBytes), maximumBufferSize: maxLineBytes + 1)
+        #expect(try frames(through: EmbeddedChannel(handler: generic), chunks: chunks) {} == result)
+        return result
+    }
+
+    private func frames(through channel: EmbeddedChannel, chunks: [[UInt8]], afterEachChunk: () -> Void) throws -> [Frame] {
         var result: [Frame] = []
         func drain() throws {
             while let frame = try channel.readInbound(as: InboundFrame.self) {
@@ -19,6 +26,7 @@ import Testing
         }
         for chunk in chunks {
             try channel.writeInbound(ByteBuffer(bytes: chunk))
+            afterEachChunk()
             try drain()
         }
         _ = try channel.finish()
@@ -83,6 +91,18 @@ import Testing
         #expect(try frames(maxLineBytes: 10, chunks: [bytes("a\n")]) == [.line("a")])
     }
 
+    /// A client that closes its sending side (TCP half-close) has its unfinished line delivered then, once.
+    @Test func anUnfinishedLineIsDeliveredWhenTheInputCloses() throws {
+        let channel = EmbeddedChannel(handler: LineFrameHandler(maxLineBytes: 64))
+        try channel.writeInbound(ByteBuffer(string: "a1 PING\na2 PI"))
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        var lines: [String] = []
+        while case .line(let line)? = try channel.readInbound(as: InboundFrame.self) { lines.append(String(buffer: line)) }
+        #expect(lines == ["a1 PING", "a2 PI"])
+        _ = try channel.finish()
+        #expect(try channel.readInbound(as: InboundFrame.self) == nil)
+    }
+
     @Test func memoryStaysBoundedWhileDiscarding() throws {
         var decoder = LineFrameDecoder(maxLineBytes: 1000)
         var buffer = ByteBuffer()
@@ -110,7 +130,7 @@ import Testing
     @Test func channelSurvivesAMegabyteWithoutLineFeed() throws {
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 65_536)
         let chunks = [bytes("a1 PING\n")] + Array(repeating: chunk, count: 16) + [bytes("\na2 PING\n")]
-        // maximumBufferSize in the helper throws if the handler ever buffers more than a line.
+        // The helper fails if the handler ever buffers more than a line.
         #expect(try frames(maxLineBytes: 65_536, chunks: chunks) == [.line("a1 PING"), .tooLong, .line("a2 PING")])
     }
 

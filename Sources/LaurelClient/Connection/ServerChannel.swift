@@ -50,7 +50,7 @@ public enum ServerChannel {
                 case .tcp:
                     handshake.succeed(nil)
                     if linesOut { try pipeline.addHandler(MessageToByteHandler(LineFrameEncoder())) }
-                    try pipeline.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: maxLineBytes)))
+                    try pipeline.addHandler(LineFrameHandler(maxLineBytes: maxLineBytes))
                 case .webSocket(let path):
                     try pipeline.addHandler(WebSocketHandshake(host: host, path: path, protocols: ["laurel.v1"], maxFrameSize: maxLineBytes, done: handshake))
                     try pipeline.addHandler(WebSocketFrameEncoder())

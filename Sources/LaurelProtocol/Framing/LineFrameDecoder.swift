@@ -10,7 +10,7 @@ import NIOCore
 ///   whatever the peer sends.
 /// - At end of input, an unfinished line within the limit is delivered as a line (a trailing CR dropped).
 ///
-/// Use it as `ByteToMessageHandler(LineFrameDecoder(maxLineBytes: 65536))`.
+/// Channels use it through ``LineFrameHandler``; it also works as `ByteToMessageHandler(LineFrameDecoder(...))`.
 public struct LineFrameDecoder: NIOSingleStepByteToMessageDecoder {
     public typealias InboundOut = InboundFrame
 

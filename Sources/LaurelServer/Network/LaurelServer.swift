@@ -60,7 +60,7 @@ public final class LaurelServer: Service, Sendable {
                     let pipeline = channel.pipeline.syncOperations
                     let source = try AcceptedConnection.readSource(of: channel, configuration: configuration)
                     if let tls = configuration.tls { try pipeline.addHandler(NIOSSLServerHandler(context: tls)) }
-                    try pipeline.addHandler(ByteToMessageHandler(LineFrameDecoder(maxLineBytes: configuration.maxLineBytes)))
+                    try pipeline.addHandler(LineFrameHandler(maxLineBytes: configuration.maxLineBytes))
                     return try AcceptedConnection(channel, framing: .lineFeed, source: source, configuration: configuration)
                 }
             }

@@ -11,7 +11,7 @@ public struct PostgresRow: Sendable {
 
     /// The text of a column, or nil when it is NULL or there is no such column.
     public subscript(column: String) -> String? {
-        guard let position = layout.positions[column] else { return nil }
+        guard let position = layout.position(of: column) else { return nil }
         return values[position]
     }
 
@@ -25,7 +25,7 @@ public struct PostgresRow: Sendable {
     }
 
     public func optionalString(_ column: String) throws(PostgresError) -> String? {
-        guard let position = layout.positions[column] else {
+        guard let position = layout.position(of: column) else {
             throw .decoding("no column named \"\(column)\" (columns: \(layout.names.joined(separator: ", ")))")
         }
         return values[position]

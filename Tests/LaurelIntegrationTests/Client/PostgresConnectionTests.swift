@@ -96,6 +96,25 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("columns are found by name in narrow and wide results, a repeated name at its first column")
+    func columnsByName() async throws {
+        let (narrow, wide) = try await ClientTestDatabase.withPool(size: 1) { pool in
+            try await pool.withConnection { connection in
+                let narrow = try connection.query("SELECT 1 AS a, 2 AS a, 3 AS b")[0]
+                let columns = (1...12).map { "\($0) AS c\($0)" } + ["13 AS c1", "14 AS last"]
+                let wide = try connection.query("SELECT " + columns.joined(separator: ", "))[0]
+                return (narrow, wide)
+            }
+        }
+        #expect(try narrow.int("a") == 1)
+        #expect(try narrow.int("b") == 3)
+        #expect(narrow["c"] == nil)
+        #expect(try wide.int("c1") == 1)
+        #expect(try wide.int("c12") == 12)
+        #expect(try wide.int("last") == 14)
+        #expect(throws: PostgresError.self) { try wide.int("c13") }
+    }
+
     @Test("a duplicate key surfaces as SQLSTATE 23505 with its constraint")
     func uniqueViolation() async throws {
         let table = ClientTestDatabase.uniqueName("client_unique")

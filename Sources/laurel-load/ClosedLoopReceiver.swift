@@ -37,7 +37,7 @@ final class ClosedLoopReceiver: ArrivalReceiver, @unchecked Sendable {
     }
 
     func received(_ arrival: LaurelConnection.Arrival) {
-        eventLoop.preconditionInEventLoop()
+        eventLoop.assertInEventLoop()
         guard tally != nil else {
             early.append(arrival)
             return
@@ -46,7 +46,7 @@ final class ClosedLoopReceiver: ArrivalReceiver, @unchecked Sendable {
     }
 
     func connectionEnded() {
-        eventLoop.preconditionInEventLoop()
+        eventLoop.assertInEventLoop()
         ended = true
         if tally != nil { conclude() }
     }

@@ -21,16 +21,15 @@ extension ServerLine {
     /// Whether `payload` holds `"unlocked":[]`, looked for among its bytes (`String.contains` compares characters,
     /// which cost the client more than the rest of an answer).
     static func saysNothingUnlocked(_ payload: Substring) -> Bool {
+        payload.utf8.withContiguousStorageIfAvailable(holdsNothingUnlocked) ?? Array(payload.utf8).withUnsafeBufferPointer(holdsNothingUnlocked)
+    }
+
+    private static func holdsNothingUnlocked(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let needle = nothingUnlocked
-        let found = payload.utf8.withContiguousStorageIfAvailable { bytes in
-            guard bytes.count >= needle.count else { return false }
-            var start = 0
-            while start <= bytes.count - needle.count {
-                if bytes[start] == needle[0], needle.indices.allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
-                start += 1
-            }
-            return false
+        guard bytes.count >= needle.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+            if needle.indices.allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
         }
-        return found ?? payload.contains(#""unlocked":[]"#)
+        return false
     }
 }

@@ -26,8 +26,8 @@ public struct PostgresRows: Sendable, RandomAccessCollection {
 /// Column names of one result and where each one sits, shared by all its rows.
 final class PostgresColumnLayout: Sendable {
     let names: [String]
-    /// By name, for results wider than `searchedWidth`; narrower ones are searched (see `position(of:)`).
-    private let positions: [String: Int]
+    /// By name, for results wider than `searchedWidth`; nil for narrower ones, which are searched (`position(of:)`).
+    private let positions: [String: Int]?
 
     /// Up to this many columns a name is found by comparing it with each: short names compare in a few instructions,
     /// where hashing one costs hundreds (a group commit's rows are read by name, five names a LOG).
@@ -37,11 +37,11 @@ final class PostgresColumnLayout: Sendable {
         self.names = names
         // A name used twice (`SELECT 1 AS a, 2 AS a`) resolves to its first column, as in psql (and as the search does).
         positions = names.count <= Self.searchedWidth
-            ? [:] : Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            ? nil : Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Where the column named `name` sits; nil when there is none.
     func position(of name: String) -> Int? {
-        names.count <= Self.searchedWidth ? names.firstIndex(of: name) : positions[name]
+        positions.map { $0[name] } ?? names.firstIndex(of: name)
     }
 }

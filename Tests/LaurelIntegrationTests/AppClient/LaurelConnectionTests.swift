@@ -18,12 +18,18 @@ import Testing
         ByteBuffer(string: #"{"activity":"pushups","amount":1,"id":"\#(id)"}"#)
     }
 
-    @Test(arguments: [LaurelTransport.tcp, .webSocket()]) func pipelinedAnswersFindTheirRequests(transport: LaurelTransport) async throws {
-        let user = try await LaurelTestDatabase.createUser(transport == .tcp ? "connection-tcp" : "connection-ws")
+    /// Runs `body` with the port of a server listening for `transport` (TCP or its WebSocket endpoint).
+    static func withServer(for transport: LaurelTransport, _ body: @Sendable (Int) async throws -> Void) async throws {
         var configuration = ServerConfiguration(port: 0)
         configuration.webSocketPort = 0
         try await TestServer.withServer(configuration: configuration) { server in
-            let port = transport == .tcp ? server.port : try #require(server.webSocketPort)
+            try await body(transport == .tcp ? server.port : try #require(server.webSocketPort))
+        }
+    }
+
+    @Test(arguments: [LaurelTransport.tcp, .webSocket()]) func pipelinedAnswersFindTheirRequests(transport: LaurelTransport) async throws {
+        let user = try await LaurelTestDatabase.createUser(transport == .tcp ? "connection-tcp" : "connection-ws")
+        try await Self.withServer(for: transport) { port in
             let connection = try await Self.open(port, transport: transport)
             #expect(try await connection.greeting().kind == "HELLO")
             let auth = try await connection.authenticate(token: user.token, resumeAfter: 0)
@@ -113,10 +119,7 @@ import Testing
 
     @Test(arguments: [LaurelTransport.tcp, .webSocket()]) func arrivalsTakenOnTheEventLoop(transport: LaurelTransport) async throws {
         let user = try await LaurelTestDatabase.createUser(transport == .tcp ? "receiver-tcp" : "receiver-ws")
-        var configuration = ServerConfiguration(port: 0)
-        configuration.webSocketPort = 0
-        try await TestServer.withServer(configuration: configuration) { server in
-            let port = transport == .tcp ? server.port : try #require(server.webSocketPort)
+        try await Self.withServer(for: transport) { port in
             let connection = try await Self.open(port, transport: transport, greetingArrives: true)
             #expect(try await connection.authenticate(token: user.token).isOK)
             let receiver = LoggingReceiver(connection: connection, logs: 20)

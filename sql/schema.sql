@@ -132,13 +132,31 @@ CREATE FUNCTION laurel.announce_commits(commits json[]) RETURNS void
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    first integer := 1;
+    whole text := array_to_json(commits)::text;
+    commit json;
+    element text;
+    chunk text := '';
 BEGIN
-    WHILE first <= coalesce(array_length(commits, 1), 0) LOOP
-        PERFORM pg_notify('laurel_events', json_build_object(
-            'event', 'committed', 'users', array_to_json(commits[first:first + 199]))::text);
-        first := first + 200;
+    IF coalesce(array_length(commits, 1), 0) = 0 THEN
+        RETURN;
+    END IF;
+    -- Nearly always one notification (a batch of LOGs without changes is some 30 bytes a user).
+    IF octet_length(whole) <= 7900 THEN
+        PERFORM pg_notify('laurel_events', '{"event":"committed","users":' || whole || '}');
+        RETURN;
+    END IF;
+    FOREACH commit IN ARRAY commits LOOP
+        element := commit::text;
+        IF octet_length(element) > 7900 THEN
+            element := json_build_array(commit -> 0, commit -> 1, commit -> 2)::text;
+        END IF;
+        IF chunk <> '' AND octet_length(chunk) + octet_length(element) > 7900 THEN
+            PERFORM pg_notify('laurel_events', '{"event":"committed","users":[' || chunk || ']}');
+            chunk := '';
+        END IF;
+        chunk := CASE WHEN chunk = '' THEN element ELSE chunk || ',' || element END;
     END LOOP;
+    PERFORM pg_notify('laurel_events', '{"event":"committed","users":[' || chunk || ']}');
 END $$;
 
 CREATE FUNCTION laurel.announce_expired_subscriptions() RETURNS integer
@@ -176,6 +194,13 @@ BEGIN
     END LOOP;
     RETURN stored;
 END $$;
+
+CREATE FUNCTION laurel.announced_commit(user_id bigint, version bigint, last_seq bigint, fact_seq bigint, change json) RETURNS json
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    SELECT CASE WHEN change IS NULL THEN json_build_array(user_id, version, last_seq)
+                ELSE json_build_array(user_id, version, last_seq, fact_seq, change) END
+$$;
 
 CREATE FUNCTION laurel.changes_since(p_user bigint, p_version bigint, p_after_log bigint, p_after_lesson bigint, p_after_event bigint, p_periods jsonb) RETURNS TABLE(version bigint, last_seq bigint, addable boolean, xp bigint, level integer, max_level integer, current_streak integer, longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day text, streak_holds_through text, challenge_xp integer, unlocked integer, total_logs integer, active_days integer, goal_met_week text, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text, kind text, seq bigint, id text, activity_id text, amount integer, at_us bigint, day text, local_hour smallint, lesson_id text, category text, latest_score_day text, latest_scores text)
     LANGUAGE plpgsql STABLE
@@ -222,15 +247,17 @@ CREATE FUNCTION laurel.commit_changes(batch json, isolated boolean DEFAULT false
 DECLARE
     part json;
     part_user bigint;
-    -- [user_id, version, last_seq] of each committed part.
+    announced json;
+    -- [user_id, version, last_seq] of each committed part ([user_id, version, last_seq, fact_seq, change] when the
+    -- part announces its change).
     commits json[] := '{}';
 BEGIN
     committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
     detail := NULL;
     IF NOT isolated THEN
-        FOR outcome, new_version, new_last_seq, fact_seq, part_user IN SELECT * FROM laurel.store_changes(batch) LOOP
+        FOR outcome, new_version, new_last_seq, fact_seq, part_user, announced IN SELECT * FROM laurel.store_changes(batch) LOOP
             IF outcome = 'committed' THEN
-                commits := commits || json_build_array(part_user, new_version, new_last_seq);
+                commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
             END IF;
             RETURN NEXT;
         END LOOP;
@@ -238,8 +265,8 @@ BEGIN
         FOR part IN SELECT value FROM json_array_elements(batch) LOOP
             detail := NULL;
             BEGIN
-                SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user
-                  INTO outcome, new_version, new_last_seq, fact_seq, part_user
+                SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user, s.announced
+                  INTO outcome, new_version, new_last_seq, fact_seq, part_user, announced
                   FROM laurel.store_changes(json_build_array(part)) s;
             EXCEPTION
                 WHEN unique_violation THEN
@@ -250,7 +277,7 @@ BEGIN
                     detail := SQLSTATE || ': ' || SQLERRM;
             END;
             IF outcome = 'committed' THEN
-                commits := commits || json_build_array(part_user, new_version, new_last_seq);
+                commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
             ELSE
                 new_version := NULL;
                 new_last_seq := NULL;
@@ -473,7 +500,7 @@ BEGIN
     RETURN laurel.store_subscription_push(p_user);
 END $$;
 
-CREATE FUNCTION laurel.store_changes(batch json) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint)
+CREATE FUNCTION laurel.store_changes(batch json) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced json)
     LANGUAGE plpgsql
     SET enable_seqscan TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -495,7 +522,7 @@ BEGIN
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
                    goal_met_week date, allowance double precision, allowance_us bigint, snapshot text, scores json,
-                   latest_score_day date, latest_scores json)
+                   latest_score_day date, latest_scores json, announce json)
     ), parts AS (
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
         -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
@@ -691,7 +718,8 @@ BEGIN
            s.bumped_version,
            s.bumped_last_seq,
            s.new_fact_seq,
-           p.user_id
+           p.user_id,
+           CASE WHEN s.user_id IS NOT NULL THEN p.announce END
       FROM parts p
       LEFT JOIN stored s ON s.n = p.n
       LEFT JOIN LATERAL (

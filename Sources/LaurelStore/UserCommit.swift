@@ -23,11 +23,17 @@ public final class UserCommit: Sendable {
     /// How the write's score changes (`writes.scores`) are stored on top of the latest day's scores the user had at
     /// `expectedVersion`.
     public let scoreRows: LatestDayScores.Rows
+    /// The change announced with the commit to every instance, when there is one (``AnnouncedChange``).
+    public let announcement: AnnouncedChange?
 
-    /// - Parameter scoresBefore: the latest day's scores stored at `expectedVersion`.
+    /// - Parameters:
+    ///   - scoresBefore: the latest day's scores stored at `expectedVersion`.
+    ///   - announcing: the change to announce with the commit, given the latest day's scores it leaves; nil for
+    ///     none (``AnnouncedChange/init(writes:decidedAt:progress:latestScores:)`` makes it for a user another
+    ///     instance writes too).
     public init(
         user: UserID, expectedVersion: Int64, writes: ProgressWrites, decidedAt: Date, pushes: [PushDraft], answer: String?,
-        snapshot: String?, scoresBefore: LatestDayScores
+        snapshot: String?, scoresBefore: LatestDayScores, announcing: (_ latestScores: LatestDayScores) -> AnnouncedChange? = { _ in nil }
     ) {
         self.user = user
         self.expectedVersion = expectedVersion
@@ -36,7 +42,9 @@ public final class UserCommit: Sendable {
         self.pushes = pushes
         self.answer = answer
         self.snapshot = snapshot
-        scoreRows = scoresBefore.moved(by: writes.scores, at: decidedAt)
+        let scoreRows = scoresBefore.moved(by: writes.scores, at: decidedAt)
+        self.scoreRows = scoreRows
+        announcement = announcing(scoresBefore.after(scoreRows))
     }
 }
 

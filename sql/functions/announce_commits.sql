@@ -1,15 +1,35 @@
 -- Tells every server instance (on commit) where users' stored state now stands after writes: `commits` holds
--- [user_id, version, last_seq] triples. A session elsewhere holding an earlier version stops answering from memory,
--- and pushes up to last_seq reach the user's connections there. At most 200 users to a notification, well below
--- the 8000-byte payload limit.
+-- [user_id, version, last_seq] triples (laurel.announced_commit), some with the write's fact seq and announced change.
+-- A session elsewhere holding an earlier version adds the change, or stops answering from memory, and pushes up to
+-- last_seq reach the user's connections there. Notifications stay below the 8000-byte payload limit: the commits
+-- go in as many as it takes, and a commit whose change alone is too long goes without its change (the sessions
+-- elsewhere then read what it stored).
 CREATE OR REPLACE FUNCTION laurel.announce_commits(commits json[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-    first integer := 1;
+    whole text := array_to_json(commits)::text;
+    commit json;
+    element text;
+    chunk text := '';
 BEGIN
-    WHILE first <= coalesce(array_length(commits, 1), 0) LOOP
-        PERFORM pg_notify('laurel_events', json_build_object(
-            'event', 'committed', 'users', array_to_json(commits[first:first + 199]))::text);
-        first := first + 200;
+    IF coalesce(array_length(commits, 1), 0) = 0 THEN
+        RETURN;
+    END IF;
+    -- Nearly always one notification (a batch of LOGs without changes is some 30 bytes a user).
+    IF octet_length(whole) <= 7900 THEN
+        PERFORM pg_notify('laurel_events', '{"event":"committed","users":' || whole || '}');
+        RETURN;
+    END IF;
+    FOREACH commit IN ARRAY commits LOOP
+        element := commit::text;
+        IF octet_length(element) > 7900 THEN
+            element := json_build_array(commit -> 0, commit -> 1, commit -> 2)::text;
+        END IF;
+        IF chunk <> '' AND octet_length(chunk) + octet_length(element) > 7900 THEN
+            PERFORM pg_notify('laurel_events', '{"event":"committed","users":[' || chunk || ']}');
+            chunk := '';
+        END IF;
+        chunk := CASE WHEN chunk = '' THEN element ELSE chunk || ',' || element END;
     END LOOP;
+    PERFORM pg_notify('laurel_events', '{"event":"committed","users":[' || chunk || ']}');
 END $$;

@@ -15,15 +15,17 @@ LANGUAGE plpgsql AS $$
 DECLARE
     part json;
     part_user bigint;
-    -- [user_id, version, last_seq] of each committed part.
+    announced json;
+    -- [user_id, version, last_seq] of each committed part ([user_id, version, last_seq, fact_seq, change] when the
+    -- part announces its change).
     commits json[] := '{}';
 BEGIN
     committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
     detail := NULL;
     IF NOT isolated THEN
-        FOR outcome, new_version, new_last_seq, fact_seq, part_user IN SELECT * FROM laurel.store_changes(batch) LOOP
+        FOR outcome, new_version, new_last_seq, fact_seq, part_user, announced IN SELECT * FROM laurel.store_changes(batch) LOOP
             IF outcome = 'committed' THEN
-                commits := commits || json_build_array(part_user, new_version, new_last_seq);
+                commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
             END IF;
             RETURN NEXT;
         END LOOP;
@@ -31,8 +33,8 @@ BEGIN
         FOR part IN SELECT value FROM json_array_elements(batch) LOOP
             detail := NULL;
             BEGIN
-                SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user
-                  INTO outcome, new_version, new_last_seq, fact_seq, part_user
+                SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user, s.announced
+                  INTO outcome, new_version, new_last_seq, fact_seq, part_user, announced
                   FROM laurel.store_changes(json_build_array(part)) s;
             EXCEPTION
                 WHEN unique_violation THEN
@@ -43,7 +45,7 @@ BEGIN
                     detail := SQLSTATE || ': ' || SQLERRM;
             END;
             IF outcome = 'committed' THEN
-                commits := commits || json_build_array(part_user, new_version, new_last_seq);
+                commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
             ELSE
                 new_version := NULL;
                 new_last_seq := NULL;

@@ -27,16 +27,20 @@
 --                            (a rise also sets reached_at)
 --   latest_score_day, latest_scores
 --                            the latest day's scores after the write, when they changed: {"BOARD": [score, reached_us]}
+--   announce                 what the write adds to a session holding the version before, for the other instances
+--                            (handed back untouched with a committed part, for laurel.commit_changes to announce)
 --
--- One row per part, in batch order: 'committed' (with the new version, the last push seq and the new fact's seq),
+-- One row per part, in batch order: 'committed' (with the new version, the last push seq, the new fact's seq and
+-- the part's `announce`),
 -- or, with nothing written for it, 'stale' (the version moved on), 'duplicate' (the fact's id is taken) or
 -- 'unknown_user'. Anything that raises fails the whole call; laurel.commit_changes decides what that rolls back.
 --
 -- By index, always, whatever the statistics said when the plan was made (a plan cached while the tables were small
 -- would otherwise scan them for good); and one plan per connection, not one per call.
 DROP FUNCTION IF EXISTS laurel.store_changes(jsonb);
+DROP FUNCTION IF EXISTS laurel.store_changes(json);
 CREATE OR REPLACE FUNCTION laurel.store_changes(batch json)
-RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint)
+RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced json)
 LANGUAGE plpgsql
 SET enable_seqscan = off
 SET plan_cache_mode = force_generic_plan
@@ -58,7 +62,7 @@ BEGIN
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
                    goal_met_week date, allowance double precision, allowance_us bigint, snapshot text, scores json,
-                   latest_score_day date, latest_scores json)
+                   latest_score_day date, latest_scores json, announce json)
     ), parts AS (
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
         -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
@@ -254,7 +258,8 @@ BEGIN
            s.bumped_version,
            s.bumped_last_seq,
            s.new_fact_seq,
-           p.user_id
+           p.user_id,
+           CASE WHEN s.user_id IS NOT NULL THEN p.announce END
       FROM parts p
       LEFT JOIN stored s ON s.n = p.n
       LEFT JOIN LATERAL (

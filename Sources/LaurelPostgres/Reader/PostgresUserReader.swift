@@ -28,8 +28,13 @@ struct PostgresUserReader: UserReader {
     /// The latest day's scores from the columns `latest_score_day` (text) and `latest_scores` (JSON text, as
     /// `laurel.store_changes` stores it: `{"BOARD": [score, reached_us], ...}`), in the order stored.
     static func latestScores(_ row: PostgresRow) throws -> LatestDayScores {
-        guard let day = try row.optionalString("latest_score_day").flatMap(LocalDay.init) else { return LatestDayScores() }
-        guard case .object(let stored)? = try row.optionalString("latest_scores").map(JSONParser.parse) else { return LatestDayScores(day: day) }
+        try latestScores(day: row.optionalString("latest_score_day"), scores: row.optionalString("latest_scores").map(JSONParser.parse))
+    }
+
+    /// The latest day's scores from the day and the JSON object `laurel.progress.latest_scores` keeps.
+    static func latestScores(day: String?, scores: JSONValue?) throws -> LatestDayScores {
+        guard let day = day.flatMap(LocalDay.init) else { return LatestDayScores() }
+        guard case .object(let stored)? = scores else { return LatestDayScores(day: day) }
         var scores: [LatestDayScores.Score] = []
         for (name, value) in stored {
             guard let board = LeaderboardBoard(name), let pair = value.arrayValue, pair.count == 2, let score = pair[0].intValue,

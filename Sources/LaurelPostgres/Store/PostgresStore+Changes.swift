@@ -46,15 +46,15 @@ extension PostgresStore {
         }
         return ProgressChanges(
             version: Int64(try first.int("version")), lastSeq: Int64(try first.int("last_seq")), logs: logs, lessons: lessons, events: events,
-            seqs: seqs, unlocks: try moments(first.string("unlocks")), challenges: try challenges(first.string("challenges"), of: periods),
+            seqs: seqs, unlocks: try moments(first.string("unlocks")), challenges: try challenges(JSONParser.parse(first.string("challenges")).arrayValue ?? [], of: periods),
             figures: try PostgresUserReader.figures(first), allowance: try PostgresUserReader.allowance(first),
             latestScores: try PostgresUserReader.latestScores(first))
     }
 
     /// Stored challenges from the JSON the statement makes of their rows, by period (every period asked about).
-    private static func challenges(_ text: String, of periods: [ChallengeBook.Period]) throws -> [ChallengeBook.Period: [StoredChallenge]] {
+    static func challenges(_ rows: [JSONValue], of periods: [ChallengeBook.Period]) throws -> [ChallengeBook.Period: [StoredChallenge]] {
         var byPeriod = Dictionary(uniqueKeysWithValues: periods.map { ($0, [StoredChallenge]()) })
-        for value in try JSONParser.parse(text).arrayValue ?? [] {
+        for value in rows {
             let row = value.objectValue ?? [:]
             guard let kindOfPeriod = row["period"]?.stringValue.flatMap(ChallengePeriod.init(rawValue:)),
                   let kind = row["kind"]?.stringValue.flatMap(ChallengeKind.init(rawValue:)),

@@ -39,12 +39,15 @@ public enum PostgresStoreEvents {
         guard case .object(let object)? = try? JSONParser.parse(payload), case .string(let name)? = object["event"] else { return nil }
         switch name {
         case "committed":
-            // Many users to a notification: {"users": [[user_id, version, last_seq], ...]}.
-            guard case .array(let triples)? = object["users"] else { return nil }
-            return triples.compactMap { triple in
-                guard case .array(let values) = triple, values.count == 3, case .int(let user) = values[0],
+            // Many users to a notification: {"users": [[user_id, version, last_seq], ...]}, and for a write that
+            // announced its change [user_id, version, last_seq, fact_seq, change].
+            guard case .array(let commits)? = object["users"] else { return nil }
+            return commits.compactMap { commit in
+                guard case .array(let values) = commit, values.count == 3 || values.count == 5, case .int(let user) = values[0],
                       case .int(let version) = values[1], case .int(let lastSeq) = values[2] else { return nil }
-                return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq))
+                // A change that cannot be read is left out: the session catches up by reading instead.
+                let change = values.count == 5 ? try? AnnouncedChangeJSON.read(values[4], factSeq: values[3].intValue.map(Int64.init)) : nil
+                return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq), change: change)
             }
         case "tokens_revoked", "user_deleted":
             guard case .int(let id)? = object["user_id"] else { return nil }

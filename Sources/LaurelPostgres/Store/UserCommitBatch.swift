@@ -111,6 +111,10 @@ enum UserCommitBatch {
             json.key("latest_scores")
             write(latest.scores, into: &json)
         }
+        if let change = commit.announcement {
+            json.key("announce")
+            AnnouncedChangeJSON.write(change, into: &json)
+        }
         json.endObject()
     }
 
@@ -187,8 +191,13 @@ enum UserCommitBatch {
     }
 
     private static func write(_ figures: ProgressFigures, into json: inout JSONWriter) {
-        let streak = figures.shownStreak
         json.field("has_figures", true)
+        writeFields(of: figures, into: &json)
+    }
+
+    /// The figures' fields, named as `laurel.progress` names its columns, in the object being written.
+    static func writeFields(of figures: ProgressFigures, into json: inout JSONWriter) {
+        let streak = figures.shownStreak
         json.field("xp", figures.xp)
         json.field("level", figures.level)
         json.field("max_level", figures.highestLevel)

@@ -41,6 +41,7 @@ public final class ServerMetrics: Sendable {
     private let progressFromSession: CoreMetrics.Counter
     private let progressLoaded: CoreMetrics.Counter
     private let progressCaughtUp: CoreMetrics.Counter
+    private let announcedChangesAdded: CoreMetrics.Counter
     /// Pieces of a user's stored state a decision read because the session did not hold them, by kind.
     private let piecesLoaded: [String: CoreMetrics.Counter]
     /// Reads of stored pushes a user's connections here had not had when their announcement came.
@@ -85,6 +86,7 @@ public final class ServerMetrics: Sendable {
         progressFromSession = counter("laurel_session_progress_total", [("source", "session")])
         progressLoaded = counter("laurel_session_progress_total", [("source", "store")])
         progressCaughtUp = counter("laurel_session_progress_total", [("source", "caught_up")])
+        announcedChangesAdded = counter("laurel_announced_changes_added_total")
         piecesLoaded = Dictionary(uniqueKeysWithValues: PieceKind.allCases.map { kind in
             (kind.rawValue, counter("laurel_pieces_loaded_total", [("piece", kind.rawValue)]))
         })
@@ -171,6 +173,11 @@ public final class ServerMetrics: Sendable {
         case .caughtUp: progressCaughtUp.increment()
         case .store: progressLoaded.increment()
         }
+    }
+
+    /// A session added the change another instance's write announced, instead of reading what was committed.
+    func countAnnouncedChangeAdded() {
+        announcedChangesAdded.increment()
     }
 
     /// The Prometheus text exposition format (version 0.0.4).

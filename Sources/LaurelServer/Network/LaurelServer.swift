@@ -156,12 +156,15 @@ public final class LaurelServer: Service, Sendable {
         case .userDeleted(let user):
             services.boards.forget(user)
             await services.registry.closeConnections(of: user, reason: "account_deleted")
-        case .committed(let user, let version, let lastSeq):
+        case .committed(let user, let version, let lastSeq, let change):
             services.boards.heard(user, version: version)
-            // Only a write that stored pushes can leave connections here behind (most LOGs store none), and
-            // only a user with a session here has connections here.
-            guard let session = services.registry.session(of: user),
-                  session.progress.noteCommitted(version: version, lastSeq: lastSeq) else { return }
+            // Only a user with a session here has connections here.
+            guard let session = services.registry.session(of: user) else { return }
+            if let change, session.progress.add(change, version: version, lastSeq: lastSeq) {
+                services.metrics.countAnnouncedChangeAdded()
+            }
+            // Only a write that stored pushes can leave connections here behind (most LOGs store none).
+            guard session.progress.noteCommitted(version: version, lastSeq: lastSeq) else { return }
             storedPushes.announce(user, through: lastSeq)
         case .resumed:
             services.metrics.storeEventResumes.increment()

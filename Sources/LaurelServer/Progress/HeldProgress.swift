@@ -4,10 +4,19 @@ import Synchronization
 /// What one user's session holds of the user's progress between requests, and whether it is still the user's newest
 /// version. Every write moves the version on and is announced to every instance; a session told of a newer version
 /// than it holds keeps what it held as *behind*, to catch up from (a commit decided against it would come back stale
-/// anyway).
+/// anyway), or adds the change the write announced (``AnnouncedChange``).
 final class HeldProgress: Sendable {
     private struct Held {
         var progress: SessionProgress?
+        /// Whether another instance (or the operators' SQL) has written the user while this session held it: from
+        /// then on the session's own writes announce their changes, so that the other instance adds them too.
+        var sharedWithOthers = false
+        /// The newest push seq that came with a change another instance announced (``add(_:version:lastSeq:)``):
+        /// those pushes were stored there, and nothing here is about to deliver them.
+        var addedThroughSeq: Int64 = .min
+        /// The version a commit of this instance was decided at, while it is in flight: the change announced for the
+        /// version after it is most likely that commit's own, heard before the commit returned.
+        var committingFrom: Int64?
         /// The newest version any write announced for the user.
         var newestAnnounced: Int64 = .min
         /// The newest push seq any write announced for the user.
@@ -31,9 +40,13 @@ final class HeldProgress: Sendable {
         held.withLock { $0.progress }
     }
 
-    /// The last push seq of the progress held.
-    var lastSeq: Int64? {
-        held.withLock { $0.progress?.position.lastSeq }
+    /// The last push seq of the progress held, when a write of this instance stored it (not when it came with a
+    /// change another instance announced).
+    var lastSeqStoredHere: Int64? {
+        held.withLock { held in
+            guard let lastSeq = held.progress?.position.lastSeq, lastSeq > held.addedThroughSeq else { return nil }
+            return lastSeq
+        }
     }
 
     /// Keeps `progress`, unless what is held is newer (a read that loaded it raced with a write).
@@ -59,11 +72,52 @@ final class HeldProgress: Sendable {
         }
     }
 
+    /// Runs `commit`, a commit of a write decided at `version`: meanwhile a change announced for the next version is
+    /// left alone (it is most likely the commit's own, and the session keeps the decided progress once it returns).
+    func committing<T>(from version: Int64, _ commit: () async throws -> T) async rethrows -> T {
+        held.withLock { $0.committingFrom = version }
+        defer { held.withLock { $0.committingFrom = nil } }
+        return try await commit()
+    }
+
     /// A commit found the version moved on, or something else changed the user: what is held is to be caught up.
     func markBehind() {
         held.withLock { held in
             guard let progress = held.progress else { return }
             held.newestAnnounced = max(held.newestAnnounced, progress.version + 1)
+            held.sharedWithOthers = true
+        }
+    }
+
+    /// What is held was found behind the store: someone else writes the user too.
+    func noteWrittenElsewhere() {
+        held.withLock { $0.sharedWithOthers = true }
+    }
+
+    /// Whether the user's writes are to announce their changes: what was held was found behind the store before
+    /// (``markBehind()``, ``noteWrittenElsewhere()``), or a change another instance announced was added.
+    var isShared: Bool {
+        held.withLock { $0.sharedWithOthers }
+    }
+
+    /// Adds the change a write announced, when what is held is the version right before it (and the change can be
+    /// added: ``SessionProgress/caughtUp(with:version:lastSeq:)``). True when it was added.
+    func add(_ change: AnnouncedChange, version: Int64, lastSeq: Int64) -> Bool {
+        let before: SessionProgress? = held.withLock { held in
+            guard let progress = held.progress, progress.version == version - 1, held.committingFrom != progress.version else { return nil }
+            return progress
+        }
+        // Made outside the lock (it copies the progress); kept only if nothing newer was kept meanwhile.
+        guard let before, let next = before.caughtUp(with: change, version: version, lastSeq: lastSeq) else { return false }
+        var incoming: SessionProgress? = next
+        return held.withLock { held in
+            guard held.progress === before else { return false }
+            // Swapped in; what it replaces is let go after the lock.
+            swap(&held.progress, &incoming)
+            // Another instance writes the user and announces its changes: this one announces its own in return.
+            held.sharedWithOthers = true
+            if lastSeq > before.position.lastSeq { held.addedThroughSeq = lastSeq }
+            return true
         }
     }
 

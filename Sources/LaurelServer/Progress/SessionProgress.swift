@@ -109,6 +109,26 @@ final class SessionProgress: Sendable {
             snapshotVersion: snapshotVersion, latestScores: changes.latestScores)
     }
 
+    /// This progress with the change the write after it announced, as a catch-up that read it would make it: nil
+    /// unless the write made `version` right after this one (or when the catch-up would load instead).
+    func caughtUp(with change: AnnouncedChange, version: Int64, lastSeq: Int64) -> SessionProgress? {
+        guard version == self.version + 1 else { return nil }
+        var seqs = position.seqs
+        var (logs, lessons, events) = ([LoggedFact](), [LessonCompletion](), [ReportedEvent]())
+        if let fact = change.fact {
+            guard let seq = change.factSeq else { return nil }
+            switch fact {
+            case .log(let log): (logs, seqs.log) = ([log], max(seqs.log, seq))
+            case .lesson(let lesson): (lessons, seqs.lesson) = ([lesson], max(seqs.lesson, seq))
+            case .event(let event): (events, seqs.event) = ([event], max(seqs.event, seq))
+            }
+        }
+        return caughtUp(with: ProgressChanges(
+            version: version, lastSeq: lastSeq, logs: logs, lessons: lessons, events: events, seqs: seqs,
+            unlocks: progress.unlocks.merging(change.unlocked) { _, announced in announced }, challenges: change.challenges,
+            figures: change.figures, allowance: change.allowance, latestScores: change.latestScores))
+    }
+
     /// The same position with `progress` (pieces read at this version added to it).
     func with(_ progress: UserProgress) -> SessionProgress {
         SessionProgress(shared: SharedProgress(progress), position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)

@@ -19,13 +19,7 @@ import Testing
             UserCommitTests.commit(
                 user, version: 0, logID: "announce-\(index)", pushes: [PushDraft(kind: .unlock, data: #"{"id":"first_exercise"}"#)])
         }
-        let (results, notifications) = try await pool.withConnection { connection in
-            _ = try connection.execute("LISTEN laurel_events")
-            defer { _ = try? connection.execute("UNLISTEN *") }
-            let results = try PostgresStore.storeCommits(batch, on: connection)
-            _ = connection.consumeInput()
-            return (results, connection.takeNotifications())
-        }
+        let (results, notifications) = try await Self.store(batch, listening: pool)
         for result in results { guard case .success(.committed) = result else { Issue.record("not committed: \(result)"); return } }
 
         // Tests run side by side, so the channel also carries other users' announcements: only those that name this
@@ -34,12 +28,69 @@ import Testing
         let announcements = notifications.compactMap { PostgresStoreEvents.events(from: $0.payload) }
             .map { events in
                 events.compactMap { event -> StoreEvent? in
-                    if case .committed(let user, _, _) = event, ours.contains(user) { return event }
+                    if case .committed(let user, _, _, _) = event, ours.contains(user) { return event }
                     return nil
                 }
             }
             .filter { !$0.isEmpty }
         #expect(announcements.count == 1, "one notification for the batch: \(notifications.map(\.payload))")
         #expect(announcements.joined().map(\.self) == users.map { StoreEvent.committed($0.id, version: 1, lastSeq: 1) })
+    }
+
+    /// Commits that announce their changes go in as many notifications as their 8000 bytes take, and a commit whose
+    /// change alone would not fit goes without it (the sessions elsewhere then read what it stored).
+    @Test func announcedChangesFillAsManyNotificationsAsTheyNeed() async throws {
+        let users = [
+            try await LaurelTestDatabase.createUser("changes-a"), try await LaurelTestDatabase.createUser("changes-b"),
+            try await LaurelTestDatabase.createUser("changes-c"),
+        ]
+        // Some 4,800 bytes of unlocks each for the first two (too many for one notification), some 9,600 for the last.
+        func change(unlocks: Int) -> AnnouncedChange {
+            let at = PostgresTimestamp.date(microseconds: PostgresTimestamp.microseconds(UserCommitTests.decidedAt))
+            return AnnouncedChange(
+                fact: nil, unlocked: Dictionary(uniqueKeysWithValues: (0..<unlocks).map { ("tpl_announced_\($0)", at) }), challenges: [:],
+                figures: ProgressFigures(), allowance: LogAllowance(), latestScores: LatestDayScores())
+        }
+        let changes = [change(unlocks: 130), change(unlocks: 130), change(unlocks: 260)]
+        let pool = try await UserCommitTests.poolWithCatalog()
+        let batch = users.enumerated().map { index, user in
+            UserCommitTests.commit(user, version: 0, logID: "changes-\(index)", announcing: { _ in changes[index] })
+        }
+        let (results, notifications) = try await Self.store(batch, listening: pool)
+        var factSeqs: [Int64?] = []
+        for result in results {
+            guard case .success(.committed(_, _, let factSeq, _)) = result else { Issue.record("not committed: \(result)"); return }
+            factSeqs.append(factSeq)
+        }
+        #expect(notifications.allSatisfy { $0.payload.utf8.count < 8000 })
+        let ours = Set(users.map(\.id))
+        let announced = notifications.compactMap { PostgresStoreEvents.events(from: $0.payload) }
+            .map { events in
+                events.filter { event in
+                    if case .committed(let user, _, _, _) = event { return ours.contains(user) }
+                    return false
+                }
+            }
+            .filter { !$0.isEmpty }
+        #expect(announced.count == 2, "\(announced.map(\.count))")
+        var expected = changes
+        for index in expected.indices { expected[index].factSeq = factSeqs[index] }
+        #expect(announced.joined().map(\.self) == [
+            .committed(users[0].id, version: 1, lastSeq: 0, change: expected[0]),
+            .committed(users[1].id, version: 1, lastSeq: 0, change: expected[1]),
+            .committed(users[2].id, version: 1, lastSeq: 0),
+        ])
+    }
+
+    /// Stores `batch` in one statement on a connection that listens to the store's channel, and what it heard.
+    static func store(_ batch: [UserCommit], listening pool: PostgresPool) async throws
+        -> ([Result<CommitOutcome, StoreError>], [PostgresNotification]) {
+        try await pool.withConnection { connection in
+            _ = try connection.execute("LISTEN laurel_events")
+            defer { _ = try? connection.execute("UNLISTEN *") }
+            let results = try PostgresStore.storeCommits(batch, on: connection)
+            _ = connection.consumeInput()
+            return (results, connection.takeNotifications())
+        }
     }
 }

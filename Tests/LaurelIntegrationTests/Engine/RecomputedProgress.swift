@@ -5,7 +5,7 @@ import LaurelPostgres
 import Testing
 
 /// A user's figures recomputed from scratch by the pure core, from the rows the server stored (live logs,
-/// settings history, unlocks, LEVEL pushes) read with plain SQL: the reference the server's incremental
+/// reminders, reported events, settings history, unlocks, LEVEL pushes) read with plain SQL: the reference the server's incremental
 /// evaluation must agree with.
 struct RecomputedProgress {
     /// Live logs as stored, with the local day and hour the server fixed when each was made.
@@ -21,7 +21,7 @@ struct RecomputedProgress {
     static func read(_ user: TestUser, zone: TimeZone, catalog: Catalog, now: Date = Date()) async throws -> RecomputedProgress {
         let userID = PostgresValue.int(Int(user.id.rawValue))
         let pool = try await LaurelTestDatabase.admin()
-        let (logs, reminders, settings, unlocked, highestLevel) = try await pool.transaction { connection in
+        let (logs, reminders, events, settings, unlocked, highestLevel) = try await pool.transaction { connection in
             let logs = try connection.query(
                 """
                 SELECT id, activity_id, amount, (extract(epoch FROM at) * 1000000)::bigint AS at_us,
@@ -44,6 +44,12 @@ struct RecomputedProgress {
                     id: try row.string("id"), at: Date(timeIntervalSince1970: Double(try row.int("at_us")) / 1_000_000),
                     day: LocalDay(try row.string("day")) ?? LocalDay(daysSince1970: 0), windowMinutes: try row.int("window_minutes"))
             }
+            let events = try connection.query(
+                "SELECT name, (extract(epoch FROM at) * 1000000)::bigint AS at_us FROM laurel.reported_events WHERE user_id = $1::bigint ORDER BY seq",
+                [userID]
+            ).map { row in
+                ReportedEvent(name: try row.string("name"), at: Date(timeIntervalSince1970: Double(try row.int("at_us")) / 1_000_000))
+            }
             var settings = StreakSettingsHistory()
             for row in try connection.query(
                 "SELECT to_char(effective_day, 'YYYY-MM-DD') AS day, rest_day, vacation, weekly_goal FROM laurel.settings WHERE user_id = $1::bigint ORDER BY id",
@@ -60,11 +66,11 @@ struct RecomputedProgress {
                 "SELECT coalesce(max((data->>'level')::int), 1) AS level FROM laurel.pushes WHERE user_id = $1::bigint AND kind = 'LEVEL'",
                 [userID]
             ).first?.int("level") ?? 1
-            return (logs, reminders, settings, unlocked, highest)
+            return (logs, reminders, events, settings, unlocked, highest)
         }
         let today = LocalDay(of: now, in: zone)
         let recomputation = ProgressRecomputation(
-            facts: ProgressFacts(logs: logs, reminders: reminders), settings: settings, today: today, now: now,
+            facts: ProgressFacts(logs: logs, events: events, reminders: reminders), settings: settings, today: today, now: now,
             speedWindows: SpeedWindow.required(by: catalog.achievements))
         // Only unlocks of achievements still listed are worth XP (these users have no templates: the catalog's).
         let outcome = AchievementEvaluator.evaluate(

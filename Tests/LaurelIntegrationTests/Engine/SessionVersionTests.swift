@@ -76,14 +76,15 @@ import Testing
             #expect(first.counter(Self.loaded) == loads, "no read went to the database")
             #expect(first.counter(Self.held) == held + 4)
 
-            // A LOG on the other instance: the first hears of the new version and catches up with that LOG in one
-            // statement instead of loading everything again.
+            // A LOG on the other instance (which reads the first's LOG, and so announces its own change): the first
+            // adds that LOG from the announcement instead of loading everything again.
             Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 3, at: TestClock.noon(daysAgo: 1, minute: 5))))
             let caughtUp = try await Eventually.holds(timeout: .seconds(10)) {
                 Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 2
             }
             #expect(caughtUp)
-            #expect(first.counter(Self.caughtUp) > 0)
+            #expect(second.counter(Self.caughtUp) > 0)
+            #expect(first.counter(Self.announcedAdded) > 0)
             #expect(first.counter(Self.loaded) == loads, "caught up, not loaded again")
 
             // An operator's grant moves the user's version on as a change a session cannot add to what it holds: the
@@ -129,6 +130,57 @@ import Testing
         }
     }
 
+    /// A user whose devices are connected to two instances: once each instance has found the other writing the
+    /// user, every write announces what it added, and the other instance adds it to what its session holds instead
+    /// of reading what was committed (today's LOGs, backfills, a lesson-less event, unlocks and challenges among them).
+    /// Both agree with a recomputation from the stored facts.
+    @Test func writesOnTwoInstancesAreAddedFromTheirAnnouncements() async throws {
+        let catalog = try ShippedCatalogs.load("standfit")
+        let user = try await LaurelTestDatabase.createUser("announced")
+        try await Self.onTwoInstances(user) { first, here, second, there in
+            // The first exchange: each side finds the other writing the user (the second by reading once).
+            Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 3), id: "a0")))
+            Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 2), id: "a1")))
+            #expect(try await Eventually.holds(timeout: .seconds(10)) { first.counter(Self.announcedAdded) >= 1 })
+            let readsBefore = (first.counter(Self.caughtUp), second.counter(Self.caughtUp), first.counter(Self.loaded), second.counter(Self.loaded))
+            let addedBefore = (first.counter(Self.announcedAdded), second.counter(Self.announcedAdded))
+            // (The first exchange may have come back stale once, had an announcement been slow.)
+            let staleBefore = first.counter(Self.stale) + second.counter(Self.stale)
+
+            let writes: [(String, JSONObject)] = [
+                ("LOG", Engine.log("pushups", amount: 10, id: "a2")),
+                ("LOG", Engine.log("pushups", amount: 10, id: "a3")),
+                ("LOG", Engine.log("lunges", amount: 20, at: TestClock.noon(daysAgo: 1), id: "a4")),
+                ("EVENT", ["name": .string("share"), "id": .string("a5")]),
+                ("LOG", Engine.log("pushups", amount: 30, id: "a6")),
+                ("LOG", Engine.log("squats", amount: 40, id: "a7")),
+            ]
+            for (step, (verb, fields)) in writes.enumerated() {
+                let (writer, listener) = step % 2 == 0 ? (here, second) : (there, first)
+                let heard = listener.counter(Self.announcedAdded)
+                Engine.ok(try await writer.request(verb, fields))
+                // The other instance has added the change before the next write there.
+                #expect(try await Eventually.holds(timeout: .seconds(10)) { listener.counter(Self.announcedAdded) > heard }, "\(verb) \(step)")
+            }
+            #expect(first.counter(Self.announcedAdded) - addedBefore.0 >= 3)
+            #expect(second.counter(Self.announcedAdded) - addedBefore.1 >= 3)
+            let readsAfter = (first.counter(Self.caughtUp), second.counter(Self.caughtUp), first.counter(Self.loaded), second.counter(Self.loaded))
+            #expect(readsAfter == readsBefore, "no session read what the other instance committed")
+            #expect(first.counter(Self.stale) + second.counter(Self.stale) == staleBefore)
+
+            let reference = try await RecomputedProgress.read(user, zone: .gmt, catalog: catalog)
+            try await reference.expectAgreement(with: here, catalog: catalog, "first instance")
+            try await reference.expectAgreement(with: there, catalog: catalog, "second instance")
+            let challenges = (Engine.ok(try await here.request("CHALLENGES")), Engine.ok(try await there.request("CHALLENGES")))
+            #expect(challenges.0 == challenges.1)
+            // The same progress and the same unlock instants (rarity is each instance's own reading, so left out).
+            func unlocks(_ client: LineClient) async throws -> [String: [JSONValue?]] {
+                Engine.byID(Engine.ok(try await client.request("ACHIEVEMENTS"))).mapValues { [$0["progress"], $0["unlocked_at"]] }
+            }
+            #expect(try await unlocks(here) == unlocks(there))
+        }
+    }
+
     /// Runs `body` with two instances sharing the database and one authenticated connection of `user` on each,
     /// both past the evaluation each AUTH runs after its answer (a request answered after it is behind it).
     static func onTwoInstances(
@@ -151,4 +203,6 @@ import Testing
     static let caughtUp = "laurel_session_progress_total{source=\"caught_up\"}"
     static let atSessionVersion = "laurel_writes_total{route=\"session_version\"}"
     static let underLock = "laurel_writes_total{route=\"user_lock\"}"
+    static let announcedAdded = "laurel_announced_changes_added_total"
+    static let stale = "laurel_stale_commits_total"
 }

@@ -146,7 +146,7 @@ import Testing
     /// to its writes.
     static func commit(
         _ user: TestUser, version: Int64, logID: String, activity: String = "squats", amount: Int = 5, pushes: [PushDraft] = [],
-        change: (inout ProgressWrites) -> Void = { _ in }
+        change: (inout ProgressWrites) -> Void = { _ in }, announcing: (LatestDayScores) -> AnnouncedChange? = { _ in nil }
     ) -> UserCommit {
         let at = decidedAt
         var writes = ProgressWrites()
@@ -161,7 +161,8 @@ import Testing
         change(&writes)
         return UserCommit(
             user: user.id, expectedVersion: version, writes: writes, decidedAt: at, pushes: pushes,
-            answer: #"{"log":{"id":"\#(logID)"},"duplicate":false}"#, snapshot: nil, scoresBefore: LatestDayScores())
+            answer: #"{"log":{"id":"\#(logID)"},"duplicate":false}"#, snapshot: nil, scoresBefore: LatestDayScores(),
+            announcing: announcing)
     }
 
     /// The user's version and number of logs, as "version/logs".

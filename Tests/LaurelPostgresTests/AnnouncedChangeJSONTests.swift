@@ -1,0 +1,88 @@
+import Foundation
+import LaurelCore
+import LaurelJSON
+import LaurelStore
+import Testing
+
+@testable import LaurelPostgres
+
+/// A write's announced change as it travels from the instance that commits it to the others: what is read back is
+/// what was written, in the store's microseconds, with the seq the store gave the new fact.
+@Suite struct AnnouncedChangeJSONTests {
+    static func at(_ micros: Int) -> Date { PostgresTimestamp.date(microseconds: 1_795_000_000_000_000 + micros) }
+
+    static let change: AnnouncedChange = {
+        let day = LocalDay("2026-11-27")!
+        let daily = ChallengeBook.Period(.daily, start: day)
+        let choice = { (slot: Int, activity: String?) in
+            ChallengeChoice(
+                slot: slot, kind: .amountToday, period: .daily, periodStart: day, target: 20, xp: 15, title: "Do 20", activity: activity,
+                hour: slot == 1 ? 9 : nil)
+        }
+        var figures = ProgressFigures()
+        figures.xp = 240
+        figures.level = 3
+        figures.highestLevel = 4
+        figures.shownStreak = StreakState(current: 5, longest: 9, freezes: 1, atRisk: true, lastActiveDay: day)
+        figures.streakHoldsThrough = LocalDay("2026-11-28")
+        figures.challengeXP = 30
+        figures.unlocked = 6
+        figures.totalLogs = 41
+        figures.activeDays = 12
+        figures.goalMetWeek = day.isoWeek
+        return AnnouncedChange(
+            fact: .log(LoggedFact(id: "log-1", activity: "pushups", amount: 12, at: at(123_456), day: day, localHour: 13)),
+            unlocked: ["first_exercise": at(7), "tpl_abc_gold": at(8)],
+            challenges: [daily: [StoredChallenge(choice: choice(0, "pushups"), completedAt: at(99)), StoredChallenge(choice: choice(1, nil), completedAt: nil)]],
+            figures: figures, allowance: LogAllowance(available: 998.5, at: at(5)),
+            latestScores: LatestDayScores(day: day, scores: [
+                .init(board: .xp, score: 40, reachedAt: at(1)),
+                .init(board: .activity("pushups"), score: 12, reachedAt: at(2)),
+            ]))
+    }()
+
+    static func roundTrip(_ change: AnnouncedChange, factSeq: Int64?) throws -> AnnouncedChange {
+        var json = JSONWriter()
+        AnnouncedChangeJSON.write(change, into: &json)
+        return try AnnouncedChangeJSON.read(JSONParser.parse(json.text), factSeq: factSeq)
+    }
+
+    @Test func aChangeIsReadAsItWasWrittenWithTheFactsSeq() throws {
+        var expected = Self.change
+        expected.factSeq = 42
+        #expect(try Self.roundTrip(Self.change, factSeq: 42) == expected)
+    }
+
+    @Test func lessonsEventsAndChangesWithoutAFactTravelToo() throws {
+        let day = LocalDay("2026-11-27")!
+        for fact in [AnnouncedChange.Fact.lesson(LessonCompletion(lesson: "breathing-1", category: "breathing", day: day)),
+                     .event(ReportedEvent(name: "share", at: Self.at(3)))] {
+            var change = Self.change
+            change.fact = fact
+            change.factSeq = 7
+            #expect(try Self.roundTrip(change, factSeq: 7) == change)
+        }
+        var bare = AnnouncedChange(
+            fact: nil, unlocked: [:], challenges: [:], figures: ProgressFigures(), allowance: LogAllowance(), latestScores: LatestDayScores())
+        #expect(try Self.roundTrip(bare, factSeq: nil) == bare)
+        bare.unlocked = ["night_owl": Self.at(4)]
+        #expect(try Self.roundTrip(bare, factSeq: nil) == bare)
+    }
+
+    @Test func aNotificationCarriesAnnouncedChangesBesideBareCommits() throws {
+        var json = JSONWriter()
+        AnnouncedChangeJSON.write(Self.change, into: &json)
+        let payload = #"{"event":"committed","users":[[1, 7, 3], [2, 5, 0, 42, "# + json.text + "]]}"
+        var expected = Self.change
+        expected.factSeq = 42
+        #expect(PostgresStoreEvents.events(from: payload) == [
+            .committed(UserID(1), version: 7, lastSeq: 3), .committed(UserID(2), version: 5, lastSeq: 0, change: expected),
+        ])
+    }
+
+    /// A change this server cannot read still tells of the commit: the session there catches up by reading.
+    @Test func anUnreadableChangeLeavesTheCommit() {
+        let events = PostgresStoreEvents.events(from: #"{"event":"committed","users":[[2, 5, 0, 42, {"log": {"id": 1}}]]}"#)
+        #expect(events == [.committed(UserID(2), version: 5, lastSeq: 0)])
+    }
+}

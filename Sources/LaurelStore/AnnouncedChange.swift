@@ -7,7 +7,10 @@ import LaurelCore
 ///
 /// Only a change sessions may add to what they hold is announced (new facts, unlocks, challenges, figures): a write
 /// that reloads sessions or recomputed the running state is not (``init(writes:decidedAt:progress:latestScores:)``).
-public struct AnnouncedChange: Sendable, Equatable {
+///
+/// An object that never changes: every commit and every event about a commit holds an optional one, a reference
+/// there rather than all of its fields inline (nearly always it is nil).
+public final class AnnouncedChange: Sendable, Equatable {
     /// The new fact, as a catch-up would read it.
     public enum Fact: Sendable, Equatable {
         case log(LoggedFact)
@@ -15,17 +18,17 @@ public struct AnnouncedChange: Sendable, Equatable {
         case event(ReportedEvent)
     }
 
-    public var fact: Fact?
+    public let fact: Fact?
     /// The seq the store gave the new fact: known once committed, so the store fills it in when it hears the
-    /// announcement.
-    public var factSeq: Int64?
+    /// announcement (``with(factSeq:)``).
+    public let factSeq: Int64?
     /// Achievements unlocked by the write, and when.
-    public var unlocked: [String: Date]
+    public let unlocked: [String: Date]
     /// Every stored challenge of the periods the write chose or completed challenges in, as they are after it.
-    public var challenges: [ChallengeBook.Period: [StoredChallenge]]
-    public var figures: ProgressFigures
-    public var allowance: LogAllowance
-    public var latestScores: LatestDayScores
+    public let challenges: [ChallengeBook.Period: [StoredChallenge]]
+    public let figures: ProgressFigures
+    public let allowance: LogAllowance
+    public let latestScores: LatestDayScores
 
     public init(
         fact: Fact?, factSeq: Int64? = nil, unlocked: [String: Date], challenges: [ChallengeBook.Period: [StoredChallenge]],
@@ -40,9 +43,21 @@ public struct AnnouncedChange: Sendable, Equatable {
         self.latestScores = latestScores
     }
 
+    /// The same change, with the seq the store gave its fact.
+    public func with(factSeq: Int64?) -> AnnouncedChange {
+        AnnouncedChange(
+            fact: fact, factSeq: factSeq, unlocked: unlocked, challenges: challenges, figures: figures, allowance: allowance,
+            latestScores: latestScores)
+    }
+
+    public static func == (lhs: AnnouncedChange, rhs: AnnouncedChange) -> Bool {
+        lhs.fact == rhs.fact && lhs.factSeq == rhs.factSeq && lhs.unlocked == rhs.unlocked && lhs.challenges == rhs.challenges
+            && lhs.figures == rhs.figures && lhs.allowance == rhs.allowance && lhs.latestScores == rhs.latestScores
+    }
+
     /// The change of a write that stores `writes`, decided at `decidedAt`, leaving `progress` and the latest day's
     /// scores `latestScores`; nil when sessions elsewhere load the user again rather than add it.
-    public init?(writes: ProgressWrites, decidedAt: Date, progress: UserProgress, latestScores: LatestDayScores) {
+    public convenience init?(writes: ProgressWrites, decidedAt: Date, progress: UserProgress, latestScores: LatestDayScores) {
         guard !writes.reloadsSessions, !writes.rebuilt else { return nil }
         let fact: Fact?
         if let new = writes.fact {

@@ -72,12 +72,20 @@ final class HeldProgress: Sendable {
         }
     }
 
-    /// Runs `commit`, a commit of a write decided at `version`: meanwhile a change announced for the next version is
-    /// left alone (it is most likely the commit's own, and the session keeps the decided progress once it returns).
-    func committing<T>(from version: Int64, _ commit: () async throws -> T) async rethrows -> T {
-        held.withLock { $0.committingFrom = version }
-        defer { held.withLock { $0.committingFrom = nil } }
-        return try await commit()
+    /// A commit of a write decided at `version` begins: until ``endCommit()`` a change announced for the next version
+    /// is left alone (it is most likely the commit's own, and the session keeps the decided progress itself). Returns
+    /// whether the write is to announce its change: what was held was found behind the store before (``markBehind()``,
+    /// ``noteWrittenElsewhere()``), or a change another instance announced was added.
+    func beginCommit(from version: Int64) -> Bool {
+        held.withLock { held in
+            held.committingFrom = version
+            return held.sharedWithOthers
+        }
+    }
+
+    /// The commit begun by ``beginCommit(from:)`` is over, and what it decided kept.
+    func endCommit() {
+        held.withLock { $0.committingFrom = nil }
     }
 
     /// A commit found the version moved on, or something else changed the user: what is held is to be caught up.
@@ -92,12 +100,6 @@ final class HeldProgress: Sendable {
     /// What is held was found behind the store: someone else writes the user too.
     func noteWrittenElsewhere() {
         held.withLock { $0.sharedWithOthers = true }
-    }
-
-    /// Whether the user's writes are to announce their changes: what was held was found behind the store before
-    /// (``markBehind()``, ``noteWrittenElsewhere()``), or a change another instance announced was added.
-    var isShared: Bool {
-        held.withLock { $0.sharedWithOthers }
     }
 
     /// Adds the change a write announced, when what is held is the version right before it (and the change can be

@@ -71,7 +71,8 @@ struct WriteRoute {
             case .decided(let decision):
                 let rendered = answer(decision)
                 guard !decision.writes.isEmpty else { return Performed(decision: consume decision, stored: false, pushes: [], answer: rendered) }
-                let announces = context.session.progress.isShared
+                let announces = context.session.progress.beginCommit(from: held.version)
+                defer { context.session.progress.endCommit() }
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
                     pushes: PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity), answer: rendered,
@@ -83,7 +84,7 @@ struct WriteRoute {
                         guard announces else { return nil }
                         return AnnouncedChange(writes: decision.writes, decidedAt: decision.decidedAt, progress: decision.progress, latestScores: scores)
                     })
-                switch try await context.session.progress.committing(from: held.version, { try await access.commit(commit) }) {
+                switch try await access.commit(commit) {
                 case .committed(let version, let lastSeq, let factSeq, let pushes):
                     keep(decision, after: held, scores: commit.scoreRows, version: version, lastSeq: lastSeq, factSeq: factSeq)
                     return Performed(decision: consume decision, stored: true, pushes: pushes, answer: rendered)

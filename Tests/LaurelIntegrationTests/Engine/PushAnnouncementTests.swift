@@ -73,8 +73,7 @@ import Testing
             }
             .filter { !$0.isEmpty }
         #expect(announced.count == 2, "\(announced.map(\.count))")
-        var expected = changes
-        for index in expected.indices { expected[index].factSeq = factSeqs[index] }
+        let expected = changes.indices.map { changes[$0].with(factSeq: factSeqs[$0]) }
         #expect(announced.joined().map(\.self) == [
             .committed(users[0].id, version: 1, lastSeq: 0, change: expected[0]),
             .committed(users[1].id, version: 1, lastSeq: 0, change: expected[1]),

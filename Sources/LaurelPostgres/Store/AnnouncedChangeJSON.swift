@@ -94,15 +94,6 @@ enum AnnouncedChangeJSON {
             guard let micros = at.intValue else { throw StoreError.failed("an announced unlock is malformed") }
             unlocked[id] = PostgresTimestamp.date(microseconds: micros)
         }
-        let rows = object["challenges"]?.arrayValue ?? []
-        var periods: Set<ChallengeBook.Period> = []
-        for row in rows {
-            guard let kind = row.objectValue?["period"]?.stringValue.flatMap(ChallengePeriod.init(rawValue:)),
-                  let start = row.objectValue?["start"]?.stringValue.flatMap(LocalDay.init) else {
-                throw StoreError.failed("an announced challenge is malformed")
-            }
-            periods.insert(ChallengeBook.Period(kind, start: start))
-        }
         guard let figures = object["figures"]?.objectValue else { throw StoreError.failed("an announced change has no figures") }
         var allowance = LogAllowance()
         if let pair = object["allowance"]?.arrayValue {
@@ -113,7 +104,8 @@ enum AnnouncedChangeJSON {
         }
         return AnnouncedChange(
             fact: fact, factSeq: factSeq, unlocked: unlocked,
-            challenges: try PostgresStore.challenges(rows, of: Array(periods)), figures: try Self.figures(figures), allowance: allowance,
+            // Only the periods the rows name: each row names its own.
+            challenges: try PostgresStore.challenges(object["challenges"]?.arrayValue ?? [], of: []), figures: try Self.figures(figures), allowance: allowance,
             latestScores: try PostgresUserReader.latestScores(
                 day: object["latest_score_day"]?.stringValue, scores: object["latest_scores"]))
     }

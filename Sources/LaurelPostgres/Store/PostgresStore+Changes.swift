@@ -51,7 +51,8 @@ extension PostgresStore {
             latestScores: try PostgresUserReader.latestScores(first))
     }
 
-    /// Stored challenges from the JSON the statement makes of their rows, by period (every period asked about).
+    /// Stored challenges from the JSON the statement makes of their rows, by period: every period asked about (empty
+    /// when nothing is stored for it) and every period a row names.
     static func challenges(_ rows: [JSONValue], of periods: [ChallengeBook.Period]) throws -> [ChallengeBook.Period: [StoredChallenge]] {
         var byPeriod = Dictionary(uniqueKeysWithValues: periods.map { ($0, [StoredChallenge]()) })
         for value in rows {

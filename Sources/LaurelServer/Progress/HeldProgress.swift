@@ -21,6 +21,11 @@ final class HeldProgress: Sendable {
         var newestAnnounced: Int64 = .min
         /// The newest push seq any write announced for the user.
         var newestSeq: Int64 = .min
+
+        /// Whether `progress` is as new as every write announced.
+        func isCurrent(_ progress: SessionProgress) -> Bool {
+            progress.version >= newestAnnounced && progress.position.lastSeq >= newestSeq
+        }
     }
 
     private let held = Mutex(Held())
@@ -28,9 +33,7 @@ final class HeldProgress: Sendable {
     /// The progress held, when no newer version was announced.
     var current: SessionProgress? {
         held.withLock { held in
-            guard let progress = held.progress, progress.version >= held.newestAnnounced, progress.position.lastSeq >= held.newestSeq else {
-                return nil
-            }
+            guard let progress = held.progress, held.isCurrent(progress) else { return nil }
             return progress
         }
     }
@@ -75,7 +78,7 @@ final class HeldProgress: Sendable {
     /// A commit of a write decided at `version` begins: until ``endCommit()`` a change announced for the next version
     /// is left alone (it is most likely the commit's own, and the session keeps the decided progress itself). Returns
     /// whether the write is to announce its change: what was held was found behind the store before (``markBehind()``,
-    /// ``noteWrittenElsewhere()``), or a change another instance announced was added.
+    /// ``behind``), or a change another instance announced was added.
     func beginCommit(from version: Int64) -> Bool {
         held.withLock { held in
             held.committingFrom = version
@@ -97,9 +100,14 @@ final class HeldProgress: Sendable {
         }
     }
 
-    /// What is held was found behind the store: someone else writes the user too.
-    func noteWrittenElsewhere() {
-        held.withLock { $0.sharedWithOthers = true }
+    /// The progress held, current or not, to catch up from. One that is not current was found behind the store:
+    /// someone else writes the user too, and from now on the session's writes announce their changes.
+    var behind: SessionProgress? {
+        held.withLock { held in
+            guard let progress = held.progress else { return nil }
+            if !held.isCurrent(progress) { held.sharedWithOthers = true }
+            return progress
+        }
     }
 
     /// Adds the change a write announced, when what is held is the version right before it (and the change can be

@@ -72,9 +72,7 @@ struct RequestContext: Sendable {
             metrics.countProgressRead(source: .session)
             return current
         }
-        // Behind: another instance wrote the user, and from now on this one announces what its writes change.
-        if held.any != nil, held.current == nil { held.noteWrittenElsewhere() }
-        if let behind = held.any,
+        if let behind = held.behind,
            let changes = try await access.changes(since: behind.position, periods: behind.progress.challenges.knownPeriods),
            let caughtUp = behind.caughtUp(with: changes) {
             metrics.countProgressRead(source: .caughtUp)

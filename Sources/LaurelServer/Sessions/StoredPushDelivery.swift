@@ -55,8 +55,8 @@ final class StoredPushDelivery: Sendable {
     /// this, most LOGs with pushes cost a read of pushes already on their way (measured: 1,800 reads in a closed
     /// and an open loop on one instance).
     /// Pushes this instance did not store (its session holds an earlier last seq once its turn is through, or has them
-    /// from a change another instance announced) were stored elsewhere: nothing here is about to deliver them, so they are read at once. (Waiting for them anyway cost
-    /// every push from another instance 15 ms.)
+    /// from a change another instance announced) were stored elsewhere: nothing here is about to deliver them, so they
+    /// are read at once. (Waiting for them anyway cost every push from another instance 15 ms.)
     private func settle(_ user: UserID, through seq: Int64) async {
         guard let session = registry.session(of: user) else { return }
         _ = try? await session.inTurn {}

@@ -18,8 +18,10 @@ final class ServerProcess: Sendable {
     private let stderr = CollectedOutput()
     private let exit: Task<Int32, Never>
 
-    /// Starts `laurel serve` on a free port and waits until it logs that it listens. The WebSocket endpoint is off
-    /// unless a port is given (`--ws-port 0` turns it off), and so is the limit on failed AUTHs per address.
+    /// Starts `laurel serve` on a free port and waits until it logs that it listens, and, when a metrics port is
+    /// given, that its metrics endpoint does too (that endpoint binds on its own, after or before the protocol's
+    /// port). The WebSocket endpoint is off unless a port is given (`--ws-port 0` turns it off), and so is the
+    /// limit on failed AUTHs per address.
     static func start(
         arguments extra: [String] = [], metricsPort: Int = 0, webSocketPort: Int = 0
     ) async throws -> (process: ServerProcess, port: Int) {
@@ -31,6 +33,7 @@ final class ServerProcess: Sendable {
             "--auth-failure-burst", "0",
         ] + extra)
         let port = try await server.listeningPort()
+        if metricsPort != 0 { try await server.waitForMetricsEndpoint() }
         return (server, port)
     }
 
@@ -81,6 +84,16 @@ final class ServerProcess: Sendable {
             throw ServerProcessError.didNotStart(output: errorOutput)
         }
         return port
+    }
+
+    private func waitForMetricsEndpoint() async throws {
+        let serving = try await Eventually.holds(timeout: .seconds(60), every: .milliseconds(20)) {
+            errorOutput.contains("metrics on http://") || !process.isRunning
+        }
+        guard serving, process.isRunning else {
+            send(SIGKILL)
+            throw ServerProcessError.didNotStart(output: errorOutput)
+        }
     }
 
     /// The port of the first `listening on HOST:PORT` line.

@@ -48,6 +48,25 @@ actor ConnectionLineWriter {
     nonisolated func write(_ line: consuming ByteBuffer) {
         // Framed before the lock, while the line has one owner (the closure would only borrow it).
         let framed = framing.framed(consume line)
+        handOver { channel in channel.writeAndFlush(framed, promise: nil) }
+    }
+
+    /// Sends lines already framed, in order after every line sent before, in one hand-over to the channel's event
+    /// loop and one flush: the pushes of one write reach the socket in one system call, not one each.
+    private nonisolated func write(framed lines: [ByteBuffer]) {
+        handOver { channel in
+            guard !channel.eventLoop.inEventLoop else { return Self.writeAndFlush(lines, on: channel) }
+            channel.eventLoop.execute { Self.writeAndFlush(lines, on: channel) }
+        }
+    }
+
+    private static func writeAndFlush(_ lines: [ByteBuffer], on channel: any Channel) {
+        for line in lines { channel.write(line, promise: nil) }
+        channel.flush()
+    }
+
+    /// Runs `write` under the lock unless `BYE` was said; a channel that is no longer writable is a slow consumer.
+    private nonisolated func handOver(_ write: (any Channel) -> Void) {
         closed.withLock { closed in
             guard !closed else { return }
             guard channel.isWritable else {
@@ -55,7 +74,7 @@ actor ConnectionLineWriter {
                 sayBye(reason: "slow_consumer", closed: &closed)
                 return
             }
-            channel.writeAndFlush(framed, promise: nil)
+            write(channel)
         }
     }
 
@@ -64,14 +83,13 @@ actor ConnectionLineWriter {
         missedPushes = reader
     }
 
-    /// A stored push that just happened.
-    func deliver(_ push: StoredPush) async {
-        guard push.seq > deliveredSeq else { return }
+    /// Stored pushes that just happened (of one write, or read back), in any order.
+    func deliver(_ pushes: [StoredPush]) async {
         guard !closed.withLock({ $0 }) else {
-            metrics.pushesDropped.increment()
+            metrics.pushesDropped.increment(by: pushes.lazy.filter { $0.seq > self.deliveredSeq }.count)
             return
         }
-        pending[push.seq] = push
+        for push in pushes where push.seq > deliveredSeq { pending[push.seq] = push }
         await drain()
     }
 
@@ -113,19 +131,20 @@ actor ConnectionLineWriter {
         channel.close(promise: nil)
     }
 
-    /// Writes pending pushes in `seq` order. Only one drain runs at a time; pushes that arrive while it writes
-    /// (the actor lets others in at each `await`) are picked up by the running drain.
+    /// Writes pending pushes in `seq` order, those ready in one hand-over. Only one drain runs at a time; pushes
+    /// that arrive while it writes (the actor lets others in at each `await`) are picked up by the running drain.
     private func drain() async {
         guard !holding, !draining else { return }
         draining = true
         defer { draining = false }
-        while true {
-            pending = pending.filter { $0.key > deliveredSeq }
-            if let next = pending.removeValue(forKey: deliveredSeq + 1) {
+        while !pending.isEmpty {
+            var ready: [ByteBuffer] = []
+            while let next = pending.removeValue(forKey: deliveredSeq + 1) {
                 deliveredSeq = next.seq
-                write(PushRendering.line(next))
-                continue
+                ready.append(framing.framed(PushRendering.line(next)))
             }
+            if !ready.isEmpty { write(framed: ready) }
+            pending = pending.filter { $0.key > deliveredSeq }
             guard let earliest = pending.keys.min() else { return }
             // A gap: the pushes between are committed but came another way (or not yet); read them back.
             for push in await missedPushes?(deliveredSeq) ?? [] where push.seq > deliveredSeq && push.seq < earliest {

@@ -61,7 +61,7 @@ final class SessionRegistry: Sendable {
     func deliver(_ pushes: [StoredPush], to user: UserID) async {
         guard !pushes.isEmpty else { return }
         for lineWriter in lineWriters(of: user) {
-            for push in pushes { await lineWriter.deliver(push) }
+            await lineWriter.deliver(pushes)
             metrics.pushesDelivered.increment(by: pushes.count)
         }
     }
@@ -85,7 +85,7 @@ final class SessionRegistry: Sendable {
         metrics.pushCatchUpReads.increment()
         guard let missed = try? await store.pushes(of: user, after: oldest, limit: 1000) else { return }
         for (lineWriter, _) in behind {
-            for push in missed { await lineWriter.deliver(push) }
+            await lineWriter.deliver(missed)
         }
     }
 

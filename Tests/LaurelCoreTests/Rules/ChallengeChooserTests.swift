@@ -147,6 +147,11 @@ import Testing
         #expect(F.only(F.logsToday, history)?.title == "Log 2 exercises today")
         #expect(F.only(F.activeDaysWeek, F.history(previousWeek: 4))?.title == "Be active on 3 days this week")
         #expect(ChallengeChooser.render("{n} of {activity}, {n}!", target: 3, activityName: "Squats") == "3 of Squats, 3!")
+        #expect(ChallengeChooser.render("Stay active", target: 3, activityName: "Squats") == "Stay active")
+        #expect(ChallengeChooser.render("{x}{{n}}{activity", target: 12, activityName: "Yoga") == "{x}{12}{activity")
+        // What is filled in is not filled in again.
+        #expect(ChallengeChooser.render("{activity}: {n}", target: 5, activityName: "{n} {activity}") == "{n} {activity}: 5")
+        #expect(ChallengeChooser.render("Ünïcode {activity}{n}", target: 0, activityName: "Café") == "Ünïcode Café0")
         #expect(F.only(F.minutesToday, F.history(live: [F.meditation]))?.title == "Meditate 10 minutes today")
     }
 

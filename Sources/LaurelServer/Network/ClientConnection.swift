@@ -134,11 +134,17 @@ struct ClientConnection {
             if protocolError.code == .authFailed, state.failedAuths >= Self.maxFailedAuths { return .close(reason: "auth_failed") }
             return .proceed
         }
-        lineWriter.write(OutboundLine.ok(tag: line.tag, json: outcome.json))
-        answered()
+        let answer = OutboundLine.ok(tag: line.tag, json: outcome.json)
         if let user = state.context?.user.id, !outcome.pushes.isEmpty {
             services.metrics.unlocks.increment(by: outcome.pushes.filter { $0.kind == .unlock }.count)
-            await services.registry.deliver(outcome.pushes, to: user)
+            // The answer and the pushes that follow it leave this connection together, before the user's others.
+            await lineWriter.deliver(outcome.pushes, after: answer)
+            answered()
+            services.metrics.pushesDelivered.increment(by: outcome.pushes.count)
+            await services.registry.deliver(outcome.pushes, to: user, except: lineWriter)
+        } else {
+            lineWriter.write(answer)
+            answered()
         }
         await outcome.followUp?()
         if let reason = outcome.closeReason { return .close(reason: reason) }

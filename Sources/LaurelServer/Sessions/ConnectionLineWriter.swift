@@ -83,14 +83,20 @@ actor ConnectionLineWriter {
         missedPushes = reader
     }
 
-    /// Stored pushes that just happened (of one write, or read back), in any order.
-    func deliver(_ pushes: [StoredPush]) async {
+    /// Stored pushes that just happened (of one write, or read back), in any order; `answer`, the answer of the
+    /// request that made them, goes out first, with them when they can go at once.
+    func deliver(_ pushes: [StoredPush], after answer: ByteBuffer? = nil) async {
         guard !closed.withLock({ $0 }) else {
             metrics.pushesDropped.increment(by: pushes.lazy.filter { $0.seq > self.deliveredSeq }.count)
             return
         }
         for push in pushes where push.seq > deliveredSeq { pending[push.seq] = push }
-        await drain()
+        guard !holding, !draining else {
+            // Live pushes wait for a replay, or a drain already running takes them; an answer never waits.
+            if let answer { write(answer) }
+            return
+        }
+        await drain(leading: answer.map { framing.framed($0) })
     }
 
     /// Holds live pushes until `finishReplay`; from now on only pushes after `seq` are delivered.
@@ -133,12 +139,14 @@ actor ConnectionLineWriter {
 
     /// Writes pending pushes in `seq` order, those ready in one hand-over. Only one drain runs at a time; pushes
     /// that arrive while it writes (the actor lets others in at each `await`) are picked up by the running drain.
-    private func drain() async {
+    private func drain(leading: ByteBuffer? = nil) async {
         guard !holding, !draining else { return }
         draining = true
         defer { draining = false }
-        while !pending.isEmpty {
+        var leading = leading
+        while !pending.isEmpty || leading != nil {
             var ready: [ByteBuffer] = []
+            if let line = leading.take() { ready.append(line) }
             while let next = pending.removeValue(forKey: deliveredSeq + 1) {
                 deliveredSeq = next.seq
                 ready.append(framing.framed(PushRendering.line(next)))

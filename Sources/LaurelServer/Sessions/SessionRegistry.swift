@@ -57,10 +57,11 @@ final class SessionRegistry: Sendable {
         entries.withLock { entries in entries[user].map { Array($0.lineWriters.values) } ?? [] }
     }
 
-    /// Sends stored pushes to every connection of the user on this instance, in `seq` order.
-    func deliver(_ pushes: [StoredPush], to user: UserID) async {
+    /// Sends stored pushes to every connection of the user on this instance (but `requester`, which has them with its
+    /// answer), in `seq` order.
+    func deliver(_ pushes: [StoredPush], to user: UserID, except requester: ConnectionLineWriter? = nil) async {
         guard !pushes.isEmpty else { return }
-        for lineWriter in lineWriters(of: user) {
+        for lineWriter in lineWriters(of: user) where lineWriter !== requester {
             await lineWriter.deliver(pushes)
             metrics.pushesDelivered.increment(by: pushes.count)
         }

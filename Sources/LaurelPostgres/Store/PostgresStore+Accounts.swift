@@ -35,7 +35,7 @@ extension PostgresStore {
 
     public func saveSnapshot(_ snapshot: ProgressSnapshot, of user: UserID) async throws(StoreError) {
         do {
-            let state = try snapshot.encodedState()
+            let state = snapshot.encodedState()
             try await pool.withConnection { connection in
                 try connection.execute(
                     "SELECT laurel.save_snapshot($1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::text)",

@@ -76,7 +76,7 @@ struct WriteRoute {
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
                     pushes: PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity), answer: rendered,
-                    snapshot: decision.writes.rebuilt ? try ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil,
+                    snapshot: decision.writes.rebuilt ? ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil,
                     scoresBefore: held.latestScores,
                     // A user another instance writes too: that instance adds what this write changes instead of
                     // reading it.

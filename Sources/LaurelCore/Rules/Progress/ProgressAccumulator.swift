@@ -2,7 +2,7 @@ import Foundation
 
 /// A compact per-user running state from which every measure, the streak and every day's figures follow, updated
 /// with one new fact at a time without reading the history. The server keeps it in the user's session and stores
-/// it (it is `Codable`) now and then as a snapshot.
+/// it now and then as a snapshot (``writeSnapshot(into:)``).
 ///
 /// The measures that depend on today (the weekly goal streak's) come with `weeklyGoalStreak(today:settings:)`.
 ///
@@ -12,30 +12,30 @@ import Foundation
 /// required speed window needs only `track(_:logs:)`.
 ///
 /// The state grows with the number of active days and (activity, day) pairs, not with the number of logs.
-public struct ProgressAccumulator: Hashable, Sendable, Codable {
-    public private(set) var totalLogs = 0
+public struct ProgressAccumulator: Hashable, Sendable {
+    public internal(set) var totalLogs = 0
     /// Sorted ascending.
-    public private(set) var activeDays: [LocalDay] = []
-    public private(set) var speedWindows: Set<SpeedWindow> = []
+    public internal(set) var activeDays: [LocalDay] = []
+    public internal(set) var speedWindows: Set<SpeedWindow> = []
     var activities: [String: ActivityTally] = [:]
-    var days: [LocalDay: DayTally] = [:]
-    private var activeDaysByWeek: [ISOWeek: Int] = [:]
-    private var perfectWeeks = 0
-    private var busiestDay = 0
-    private var dayVariety = 0
-    private var earliestLocalHour: Int?
-    private var latestLocalHour: Int?
+    var days = DayTable<DayTally>()
+    var activeDaysByWeek: [ISOWeek: Int] = [:]
+    var perfectWeeks = 0
+    var busiestDay = 0
+    var dayVariety = 0
+    var earliestLocalHour: Int?
+    var latestLocalHour: Int?
     /// Lesson id to category.
-    private var completedLessons: [String: String] = [:]
-    private var lessonsByCategory: [String: Int] = [:]
-    private var events: [String: Int] = [:]
-    private var speeds: [SpeedWindow: Int] = [:]
+    var completedLessons: [String: String] = [:]
+    var lessonsByCategory: [String: Int] = [:]
+    var events: [String: Int] = [:]
+    var speeds: [SpeedWindow: Int] = [:]
     /// For each tracked combo, the days every part's activity reached its amount.
-    private var combos: [[ComboPart]: Set<LocalDay>] = [:]
-    private var streak = StreakWalker(usesFreezes: true)
-    private var weeklyGoal = WeeklyGoalWalker()
+    var combos: [[ComboPart]: Set<LocalDay>] = [:]
+    var streak = StreakWalker(usesFreezes: true)
+    var weeklyGoal = WeeklyGoalWalker()
     /// The user's reminders and the reminder streak walk (reminders are facts of their own: no active day, no XP).
-    public private(set) var reminders = ReminderTally()
+    public internal(set) var reminders = ReminderTally()
 
     /// An empty state tracking these speed windows.
     public init(speedWindows: Set<SpeedWindow> = []) {
@@ -87,8 +87,9 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
         latestLocalHour = max(latestLocalHour ?? log.localHour, log.localHour)
 
         // Mutated where they are kept: a copy taken out and put back would copy the activity's per-day figures.
-        let firstOfActivityThatDay = activities[log.activity, default: ActivityTally()].add(log, settings: settings)
-        let dayTally = days[log.day, default: DayTally()].add(log, firstOfActivity: firstOfActivityThatDay)
+        let cutoff = settledBefore
+        let firstOfActivityThatDay = activities[log.activity, default: ActivityTally()].add(log, settings: settings, settledBefore: cutoff)
+        let dayTally = days.update(log.day, settledBefore: cutoff, initial: DayTally()) { $0.add(log, firstOfActivity: firstOfActivityThatDay) }
         busiestDay = max(busiestDay, dayTally.logs)
         dayVariety = max(dayVariety, dayTally.activities)
 
@@ -111,7 +112,7 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
             completedLessons[lesson.lesson] = lesson.category
             lessonsByCategory[lesson.category, default: 0] += 1
         }
-        days[lesson.day, default: DayTally()].lessons += 1
+        days.update(lesson.day, settledBefore: settledBefore, initial: DayTally()) { $0.lessons += 1 }
         markActive(lesson.day, settings: settings)
     }
 
@@ -142,7 +143,7 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
     /// Tracks a combo from the days already counted (a combo template gained or reactivated).
     public mutating func track(combo parts: [ComboPart]) {
         guard combos[parts] == nil, let first = parts.first else { return }
-        combos[parts] = Set((activities[first.activityID]?.daily.keys).map { days in days.filter { Self.isComboDay($0, parts: parts, activities: activities) } } ?? [])
+        combos[parts] = Set((activities[first.activityID]?.daily.days).map { days in days.filter { Self.isComboDay($0, parts: parts, activities: activities) } } ?? [])
     }
 
     /// Stops tracking a combo no achievement needs any more.
@@ -237,10 +238,24 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
             unlockedAchievements: 0, challengeXP: 0)
     }
 
+    /// How many days before the last active day the per-day figures stay apart from the settled ones
+    /// (``DayTable``): more than the backfill window (30 days by default), so that a backfill changes no settled day.
+    static let changingDays = 40
+
+    /// The first day whose figures are not settled: ``changingDays`` before the last active day.
+    var settledBefore: LocalDay? { activeDays.last?.adding(days: -Self.changingDays) }
+
+    /// Settles the days before `cutoff` in every per-day table (the last active day moved on).
+    private mutating func settleDays(before cutoff: LocalDay) {
+        days.settle(before: cutoff)
+        for id in activities.keys { activities[id]?.daily.settle(before: cutoff) }
+    }
+
     private mutating func markActive(_ day: LocalDay, settings: StreakSettingsHistory) {
         let index = activeDays.insertionIndex(of: day)
         guard index == activeDays.count || activeDays[index] != day else { return }
         activeDays.insert(day, at: index)
+        if index == activeDays.count - 1, let cutoff = settledBefore { settleDays(before: cutoff) }
 
         let week = day.isoWeek
         activeDaysByWeek[week, default: 0] += 1
@@ -257,24 +272,25 @@ public struct ProgressAccumulator: Hashable, Sendable, Codable {
 }
 
 /// Running figures of one activity inside `ProgressAccumulator`.
-struct ActivityTally: Hashable, Sendable, Codable {
+struct ActivityTally: Hashable, Sendable {
     var total = 0
     var logs = 0
     var bestDay = 0
     var bestWeek = 0
     /// The activity's live logs and their summed amount, per local day.
-    var daily: [LocalDay: ActivityDay] = [:]
+    var daily = DayTable<ActivityDay>()
     var weeklyAmounts: [ISOWeek: Int] = [:]
     /// By `LocalDay.monthNumber`.
     var monthlyAmounts: [Int: Int] = [:]
     var streak = StreakWalker(usesFreezes: false)
 
     /// Adds a log; returns whether it is the activity's first log on its day.
-    mutating func add(_ log: LoggedFact, settings: StreakSettingsHistory) -> Bool {
+    /// - Parameter cutoff: the first day whose figures are not settled (``DayTable``).
+    mutating func add(_ log: LoggedFact, settings: StreakSettingsHistory, settledBefore cutoff: LocalDay?) -> Bool {
         total += log.amount
         logs += 1
         let isFirstThatDay = daily[log.day] == nil
-        let dayAmount = daily[log.day, default: ActivityDay()].add(log.amount)
+        let dayAmount = daily.update(log.day, settledBefore: cutoff, initial: ActivityDay()) { $0.add(log.amount) }
         bestDay = max(bestDay, dayAmount)
         let week = log.day.isoWeek
         let weekAmount = weeklyAmounts[week, default: 0] + log.amount
@@ -287,7 +303,7 @@ struct ActivityTally: Hashable, Sendable, Codable {
             var ignored: [StreakEvent] = []
             streak.recordActive(log.day, settings: settings, events: &ignored)
         } else {
-            streak = StreakCalculator.activityWalker(days: daily.keys, settings: settings)
+            streak = StreakCalculator.activityWalker(days: daily.days, settings: settings)
         }
         return true
     }
@@ -298,7 +314,7 @@ struct ActivityTally: Hashable, Sendable, Codable {
 }
 
 /// One activity's live logs on one local day.
-struct ActivityDay: Hashable, Sendable, Codable {
+struct ActivityDay: Hashable, Sendable {
     var amount = 0
     var logs = 0
 
@@ -311,7 +327,7 @@ struct ActivityDay: Hashable, Sendable, Codable {
 }
 
 /// Running figures of one local day inside `ProgressAccumulator`: what the day's challenges count.
-struct DayTally: Hashable, Sendable, Codable {
+struct DayTally: Hashable, Sendable {
     var logs = 0
     var amount = 0
     /// Distinct activities logged that day.

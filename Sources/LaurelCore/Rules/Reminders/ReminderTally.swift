@@ -7,20 +7,20 @@ import Foundation
 /// (a *settled* prefix) is kept, so that a LOG or PROFILE walks only the last few reminders however many there are;
 /// an earlier reminder answered late (a backfilled log), a reminder reported late, or a vacation change walks the
 /// prefix again.
-public struct ReminderTally: Hashable, Sendable, Codable {
+public struct ReminderTally: Hashable, Sendable {
     /// Sorted by `at`, then in the order they were recorded.
-    public private(set) var reminders: [ReminderFact] = []
+    public internal(set) var reminders: [ReminderFact] = []
     /// How many reminders were recorded on each local day (the daily limit).
-    private var perDay: [LocalDay: Int] = [:]
+    var perDay: [LocalDay: Int] = [:]
     /// The walk over `reminders[..<settledCount]`, whose windows all ended by `settledBy`.
-    private var settledCount = 0
-    private var settledCurrent = 0
-    private var settledLongest = 0
-    private var settledBy = Date.distantPast
+    var settledCount = 0
+    var settledCurrent = 0
+    var settledLongest = 0
+    var settledBy = Date.distantPast
     /// The vacation changes the settled walk was made with: another history walks it again.
-    private var settledVacations: [DatedSetting<Bool>] = []
+    var settledVacations: [DatedSetting<Bool>] = []
     /// The latest moment the user is known to have reached (a reminder's or a log's `at`).
-    private var latest = Date.distantPast
+    var latest = Date.distantPast
 
     public init() {}
 

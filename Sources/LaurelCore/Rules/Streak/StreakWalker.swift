@@ -3,17 +3,17 @@
 /// The walk covers every day from the first active day to the last active day, and then the days after it
 /// up to yesterday; today itself never breaks anything (it is only "at risk"). Because the state at the
 /// last active day does not depend on today, it can be kept and resumed when a newer active day arrives.
-public struct StreakWalker: Hashable, Sendable, Codable {
+public struct StreakWalker: Hashable, Sendable {
     /// Freezes are earned every `freezeInterval` days of `current`, and at most `maximumFreezes` are held.
     public static let freezeInterval = 7
     public static let maximumFreezes = 2
 
     /// Whether this walk earns and spends freezes (the daily streak) or not (per-activity streaks).
     public let usesFreezes: Bool
-    public private(set) var current = 0
-    public private(set) var longest = 0
-    public private(set) var freezes = 0
-    public private(set) var lastActiveDay: LocalDay?
+    public internal(set) var current = 0
+    public internal(set) var longest = 0
+    public internal(set) var freezes = 0
+    public internal(set) var lastActiveDay: LocalDay?
 
     public init(usesFreezes: Bool) {
         self.usesFreezes = usesFreezes

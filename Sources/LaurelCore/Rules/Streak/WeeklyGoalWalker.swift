@@ -7,11 +7,11 @@
 ///
 /// Weeks before the week of the last active day are *closed*: they are walked once, when a later week gets its
 /// first active day, and kept here. What follows them depends on today and is walked by `state(today:...)`.
-public struct WeeklyGoalWalker: Hashable, Sendable, Codable {
-    public private(set) var current = 0
-    public private(set) var longest = 0
+public struct WeeklyGoalWalker: Hashable, Sendable {
+    public internal(set) var current = 0
+    public internal(set) var longest = 0
     /// The Monday of the first week not walked yet; nil before the first active day.
-    public private(set) var openMonday: LocalDay?
+    public internal(set) var openMonday: LocalDay?
 
     public init() {}
 

@@ -17,13 +17,46 @@ final class CStringArray {
         var firstWithNUL: Int?
         pointers = strings.enumerated().map { index, string in
             string.map { value in
-                guard let copy = strdup(value) else { fatalError("strdup failed: out of memory") }
-                // strdup has measured the copy already: a shorter one met a NUL (no second pass over a long text).
-                if firstWithNUL == nil, strlen(copy) != value.utf8.count { firstWithNUL = index }
-                return copy
+                let copy = Self.copy(value)
+                if firstWithNUL == nil, copy.hasNUL { firstWithNUL = index }
+                return copy.pointer
             }
         }
         self.firstWithNUL = firstWithNUL
+    }
+
+    /// The parameters' texts (nil for SQL NULL); bytes are copied as they are.
+    init(_ values: [PostgresValue]) {
+        var firstWithNUL: Int?
+        pointers = values.enumerated().map { index, value in
+            let copy: (pointer: UnsafeMutablePointer<CChar>, hasNUL: Bool)
+            switch value {
+            case .null: return nil
+            case .utf8(let bytes): copy = Self.copy(bytes)
+            default: copy = Self.copy(value.wireText ?? "")
+            }
+            if firstWithNUL == nil, copy.hasNUL { firstWithNUL = index }
+            return copy.pointer
+        }
+        self.firstWithNUL = firstWithNUL
+    }
+
+    private static func copy(_ string: String) -> (pointer: UnsafeMutablePointer<CChar>, hasNUL: Bool) {
+        guard let copy = strdup(string) else { fatalError("strdup failed: out of memory") }
+        // strdup has measured the copy already: a shorter one met a NUL (no second pass over a long text).
+        return (copy, strlen(copy) != string.utf8.count)
+    }
+
+    private static func copy(_ bytes: [UInt8]) -> (pointer: UnsafeMutablePointer<CChar>, hasNUL: Bool) {
+        guard let copy = malloc(bytes.count + 1)?.assumingMemoryBound(to: CChar.self) else { fatalError("malloc failed: out of memory") }
+        copy[bytes.count] = 0
+        // memchr, not `contains`: a batch is kilobytes, and a loop of Swift's over them cost more than it saved.
+        let hasNUL = bytes.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return false }
+            memcpy(copy, base, source.count)
+            return memchr(base, 0, source.count) != nil
+        }
+        return (copy, hasNUL)
     }
 
     deinit {

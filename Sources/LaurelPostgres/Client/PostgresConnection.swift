@@ -146,8 +146,7 @@ public final class PostgresConnection {
     }
 
     private func run(_ sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> LibPQResult {
-        let texts = parameters.map(\.wireText)
-        let values = CStringArray(texts)
+        let values = CStringArray(parameters)
         // C strings end at NUL; the server would reject the character anyway, with this code.
         if let position = values.firstWithNUL {
             throw .server(
@@ -159,7 +158,7 @@ public final class PostgresConnection {
         }
         let outsideTransaction = PQtransactionStatus(raw) == PQTRANS_IDLE
         do throws(PostgresError) {
-            return try runOnce(sql, values, count: Int32(texts.count))
+            return try runOnce(sql, values, count: Int32(parameters.count))
         } catch where error.invalidatesPreparedStatements {
             // The table behind a cached statement changed shape (a migration ran), or the session's
             // statements were deallocated. Prepare afresh; retry only outside a transaction, since
@@ -167,7 +166,7 @@ public final class PostgresConnection {
             forgetPreparedStatements(for: sql, all: error.sqlState == "26000")
             guard outsideTransaction else { throw error }
             logger.debug("Preparing a statement again", metadata: ["postgres.error": "\(error)"])
-            return try runOnce(sql, values, count: Int32(texts.count))
+            return try runOnce(sql, values, count: Int32(parameters.count))
         }
     }
 

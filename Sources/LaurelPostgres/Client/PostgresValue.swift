@@ -3,6 +3,9 @@
 public enum PostgresValue: Sendable, Hashable {
     case null
     case text(String)
+    /// Text as UTF-8 bytes (the JSON a writer made): copied to libpq as it is, without a `String` in between, which
+    /// would check and copy every byte of a batch once more.
+    case utf8([UInt8])
     case int(Int)
     case bool(Bool)
     case double(Double)
@@ -23,6 +26,8 @@ public enum PostgresValue: Sendable, Hashable {
             return nil
         case .text(let string):
             return string
+        case .utf8(let bytes):
+            return String(decoding: bytes, as: UTF8.self)
         case .int(let int):
             return String(int)
         case .bool(let bool):

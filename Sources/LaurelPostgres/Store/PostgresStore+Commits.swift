@@ -24,16 +24,16 @@ extension PostgresStore {
     static func storeCommits(_ commits: [UserCommit], on connection: PostgresConnection) throws -> [Result<CommitOutcome, StoreError>] {
         // Ordered by user, so that concurrent batches take users' row locks in one order.
         let order = commits.indices.sorted { commits[$0].user.rawValue < commits[$1].user.rawValue }
-        let batch = UserCommitBatch.text(commits, in: order)
+        let batch = UserCommitBatch.bytes(commits, in: order)
         let sql = "SELECT outcome, new_version, new_last_seq, fact_seq, committed_us, detail FROM laurel.commit_changes($1::json, $2::boolean)"
         // Set by set needs one write per user (one session writes one at a time, so this is the rule).
         let onePerUser = Set(commits.map(\.user)).count == commits.count
         let rows: PostgresRows
         do {
-            rows = try connection.query(sql, [.text(batch), .bool(!onePerUser)])
+            rows = try connection.query(sql, [.utf8(batch), .bool(!onePerUser)])
         } catch {
             guard onePerUser, !error.isConnectionError, !connection.isInTransaction else { throw error }
-            rows = try connection.query(sql, [.text(batch), .bool(true)])
+            rows = try connection.query(sql, [.utf8(batch), .bool(true)])
         }
         guard rows.count == commits.count else {
             throw PostgresError.decoding("a batch of \(commits.count) commits got \(rows.count) outcomes")

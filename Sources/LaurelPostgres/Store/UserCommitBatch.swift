@@ -10,17 +10,17 @@ import LaurelStore
 enum UserCommitBatch {
     /// The batch text for `commits`, each numbered by its place in the given order.
     static func text(_ commits: [UserCommit]) -> String {
-        text(commits, in: Array(commits.indices))
+        String(decoding: bytes(commits, in: Array(commits.indices)), as: UTF8.self)
     }
 
-    /// The batch text for the commits at `order`, each numbered by its place there.
-    static func text(_ commits: [UserCommit], in order: [Int]) -> String {
+    /// The batch's UTF-8 for the commits at `order`, each numbered by its place there (handed to libpq as it is).
+    static func bytes(_ commits: [UserCommit], in order: [Int]) -> [UInt8] {
         // A LOG's commit is 600 to 900 bytes (its answer, figures and board scores): room for one without growing.
         var json = JSONWriter(capacity: 1024 * order.count)
         json.beginArray()
         for (place, index) in order.enumerated() { write(commits[index], place: place, into: &json) }
         json.endArray()
-        return json.text
+        return json.bytes
     }
 
     private static func write(_ commit: UserCommit, place: Int, into json: inout JSONWriter) {

@@ -60,11 +60,13 @@ struct PostgresConnectionTests {
 
             let echoed = try await pool.withConnection { connection in
                 try connection.query(
-                    "SELECT $1::text AS t, $2::text IS NULL AS is_null, $3::bigint AS big, $4::float8 AS inf",
-                    [.text(unicode), .null, .int(Int.min), .double(.infinity)]
+                    "SELECT $1::text AS t, $2::text IS NULL AS is_null, $3::bigint AS big, $4::float8 AS inf, $5::text AS bytes, $6::text AS empty",
+                    [.text(unicode), .null, .int(Int.min), .double(.infinity), .utf8(Array(unicode.utf8)), .utf8([])]
                 )[0]
             }
             #expect(try echoed.string("t") == unicode)
+            #expect(try echoed.string("bytes") == unicode)
+            #expect(try echoed.string("empty") == "")
             #expect(try echoed.bool("is_null"))
             #expect(try echoed.int("big") == Int.min)
             #expect(try echoed.double("inf") == .infinity)
@@ -257,6 +259,13 @@ struct PostgresConnectionTests {
                 }
             }
             #expect(error?.sqlState == "22021")
+            // The same for text handed over as UTF-8 bytes (a commit batch).
+            let bytesError = await #expect(throws: PostgresError.self) {
+                try await pool.withConnection { connection in
+                    try connection.query("SELECT $1::text AS t", [.utf8(Array("before\u{0}after".utf8))])
+                }
+            }
+            #expect(bytesError?.sqlState == "22021")
         }
     }
 }

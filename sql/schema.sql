@@ -517,7 +517,7 @@ BEGIN
                    settings_day date, window_minutes smallint, answered boolean,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
                    installed_listing uuid,
-                   unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
+                   unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data json,
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
@@ -677,8 +677,9 @@ BEGIN
         SELECT s.user_id, unlocked.id, s.decided_at FROM stored s CROSS JOIN LATERAL unnest(s.unlocks) AS unlocked(id)
     ), pushes AS (
         INSERT INTO laurel.pushes (user_id, seq, kind, data)
-        SELECT s.user_id, s.bumped_last_seq - s.push_count + pushed.n, pushed.kind, pushed.data::json
-          FROM stored s CROSS JOIN LATERAL unnest(s.push_kinds, s.push_data) WITH ORDINALITY AS pushed(kind, data, n)
+        SELECT s.user_id, s.bumped_last_seq - s.push_count + pushed.n, pushed.kind, pushed.data
+          FROM stored s
+         CROSS JOIN LATERAL unnest(s.push_kinds, ARRAY(SELECT json_array_elements(s.push_data))) WITH ORDINALITY AS pushed(kind, data, n)
     ), chosen AS (
         INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, activity_id, hour, chosen_at, completed_at)
         SELECT s.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour, s.decided_at,

@@ -38,7 +38,8 @@ import Testing
         #expect(part["response"]?.objectValue?["duplicate"] == .bool(false))
         #expect(text.contains(#""response":{"duplicate":false}"#), "the answer travels as JSON, byte for byte as rendered")
         #expect(part["unlocks"] == .array(["first_exercise"]))
-        #expect(part["push_kinds"] == .array(["UNLOCK"]) && part["push_data"] == .array(["{\"id\":\"first_exercise\"}"]))
+        #expect(part["push_kinds"] == .array(["UNLOCK"]) && part["push_data"] == .array([["id": "first_exercise"]]))
+        #expect(text.contains(#""push_data":[{"id":"first_exercise"}]"#), "a push travels as JSON, byte for byte as rendered")
         #expect(part["has_figures"] == .bool(true) && part["xp"] == .int(65))
         #expect(part["allowance"] == .double(999) && part["requested_us"] == nil && part["reloads"] == nil)
         // The day the new log's day replaces as the latest moves to rows of its own, as does the backfill.

@@ -19,7 +19,7 @@
 --                            installed_listing: the marketplace listing a new template was installed from
 --   unlocks, decided_us      achievements unlocked, and the moment of the decision (unlocks, completions, choices)
 --   chosen, completed        challenges chosen now (rows) and stored ones completed now ({"period","period_start","slot"})
---   push_kinds, push_data    pushes to store with the user's next seqs, in this order
+--   push_kinds, push_data    pushes to store with the user's next seqs, in this order (push_data: their objects)
 --   has_figures, xp ...      the figures after the write (goal_met_week: the Monday of the week last pushed as met)
 --   allowance, allowance_us  the log allowance after the write
 --   snapshot                 the running state after the write (JSON text), when it was recomputed
@@ -57,7 +57,7 @@ BEGIN
                    settings_day date, window_minutes smallint, answered boolean,
                    custom_activity json, templates json, deleted_templates uuid[], deleted_unlock_prefixes text[],
                    installed_listing uuid,
-                   unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data text[],
+                   unlocks text[], decided_us bigint, chosen json, completed json, push_kinds text[], push_data json,
                    has_figures boolean, xp bigint, level integer, max_level integer, current_streak integer,
                    longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day date,
                    streak_holds_through date, challenge_xp integer, unlocked integer, total_logs integer, active_days integer,
@@ -217,8 +217,9 @@ BEGIN
         SELECT s.user_id, unlocked.id, s.decided_at FROM stored s CROSS JOIN LATERAL unnest(s.unlocks) AS unlocked(id)
     ), pushes AS (
         INSERT INTO laurel.pushes (user_id, seq, kind, data)
-        SELECT s.user_id, s.bumped_last_seq - s.push_count + pushed.n, pushed.kind, pushed.data::json
-          FROM stored s CROSS JOIN LATERAL unnest(s.push_kinds, s.push_data) WITH ORDINALITY AS pushed(kind, data, n)
+        SELECT s.user_id, s.bumped_last_seq - s.push_count + pushed.n, pushed.kind, pushed.data
+          FROM stored s
+         CROSS JOIN LATERAL unnest(s.push_kinds, ARRAY(SELECT json_array_elements(s.push_data))) WITH ORDINALITY AS pushed(kind, data, n)
     ), chosen AS (
         INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, activity_id, hour, chosen_at, completed_at)
         SELECT s.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour, s.decided_at,

@@ -5,8 +5,9 @@ import LaurelStore
 
 /// A batch of commits as `laurel.commit_changes` takes it (sql/functions/store_changes.sql lists the fields): a JSON
 /// array written straight into bytes, one object per commit, with the rows the rules decided. The answer kept for
-/// retries travels as JSON itself; other values that are JSON (a push, tiers, a snapshot) travel as strings. Both
-/// are stored as sent.
+/// retries and the pushes travel as JSON themselves (a string of JSON escapes every quote of it, and a first LOG of
+/// the day carries 4-8 pushes); other values that are JSON (tiers, a snapshot) travel as strings. All are stored as
+/// sent.
 enum UserCommitBatch {
     /// The batch text for `commits`, each numbered by its place in the given order.
     static func text(_ commits: [UserCommit]) -> String {
@@ -92,7 +93,10 @@ enum UserCommitBatch {
         }
         if !commit.pushes.isEmpty {
             strings("push_kinds", commit.pushes.map(\.kind.rawValue), into: &json)
-            strings("push_data", commit.pushes.map(\.data), into: &json)
+            json.key("push_data")
+            json.beginArray()
+            for push in commit.pushes { json.raw(push.data) }
+            json.endArray()
         }
         if let figures = writes.figures { write(figures, into: &json) }
         if let allowance = writes.allowance, let available = allowance.available, let at = allowance.spentAt {

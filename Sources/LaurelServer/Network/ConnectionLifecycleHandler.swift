@@ -17,7 +17,8 @@ final class ConnectionExpiry: Sendable {
 }
 
 /// Ends connections that should not stay open: one that did not authenticate within `authTimeout`, one idle
-/// for `idleTimeout`, and one whose server shuts down. In each case it only stops reading: the requests already
+/// for `idleTimeout` (nothing read and nothing written: a request the server takes long over, or a push, is not
+/// idleness), and one whose server shuts down. In each case it only stops reading: the requests already
 /// received are answered, then the connection's one ordered writer says `BYE` (with the reason noted in
 /// `expiry`, or `shutdown`) and closes, so a `BYE` never overtakes an answer or a push. Timers live on the
 /// channel's event loop, so they cost no task per connection.
@@ -35,10 +36,12 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     private let expiry: ConnectionExpiry
     private var authTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
-    /// When the connection last received something. A read only notes the time: the idle timer, when it fires,
-    /// schedules itself again for the rest of the idle time (cancelling and scheduling a timer on every request cost
-    /// a tenth of a LOG's CPU on the event loop).
-    private var lastRead = NIODeadline.now()
+    /// When the connection last received or sent something. A read or a write only notes the time: the idle timer,
+    /// when it fires, schedules itself again for the rest of the idle time (cancelling and scheduling a timer on every
+    /// request cost a tenth of a LOG's CPU on the event loop). A write counts because an answer that took longer
+    /// than the idle time (an AUTH on a busy server) left the client no time to send its next request: the connection
+    /// was closed under it.
+    private var lastActivity = NIODeadline.uptimeNanoseconds(0)
     private var readingStopped = false
 
     init(authTimeout: Duration, idleTimeout: Duration, expiry: ConnectionExpiry) {
@@ -64,8 +67,13 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !readingStopped else { return }
-        lastRead = .now()
+        lastActivity = context.eventLoop.now
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        lastActivity = context.eventLoop.now
+        context.write(data, promise: promise)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -83,19 +91,19 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     private func startTimers(context: ChannelHandlerContext) {
         guard authTimer == nil else { return }
         authTimer = schedule(after: authTimeout, context: context, reason: "auth_timeout")
-        lastRead = .now()
-        scheduleIdleTimer(at: lastRead + idleTimeout, context: context)
+        lastActivity = context.eventLoop.now
+        scheduleIdleTimer(at: lastActivity + idleTimeout, context: context)
     }
 
-    /// Ends the connection at `deadline` unless something was read since, in which case it looks again when the
-    /// idle time after that read is up.
+    /// Ends the connection at `deadline` unless something was read or written since, in which case it looks again when
+    /// the idle time after that is up.
     private func scheduleIdleTimer(at deadline: NIODeadline, context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let contextBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         idleTimer = context.eventLoop.scheduleTask(deadline: deadline) {
             let handler = loopBound.value
-            let due = handler.lastRead + handler.idleTimeout
-            guard due <= .now() else {
+            let due = handler.lastActivity + handler.idleTimeout
+            guard due <= contextBound.value.eventLoop.now else {
                 handler.scheduleIdleTimer(at: due, context: contextBound.value)
                 return
             }

@@ -28,7 +28,7 @@ import Testing
             user: UserID(3), expectedVersion: 41, writes: writes, decidedAt: Self.decided,
             pushes: [PushDraft(kind: .unlock, data: "{\"id\":\"first_exercise\"}")], answer: "{\"duplicate\":false}", snapshot: nil,
             scoresBefore: yesterday)
-        let text = UserCommitBatch.text([commit])
+        let text = String(decoding: UserCommitBatch.bytes([commit], in: [0]), as: UTF8.self)
         let batch = try #require(try JSONParser.parse(text).arrayValue)
         let part = try #require(batch.first?.objectValue)
         #expect(part["n"] == .int(0) && part["user_id"] == .int(3) && part["version"] == .int(41))

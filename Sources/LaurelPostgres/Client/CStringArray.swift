@@ -13,16 +13,8 @@ final class CStringArray {
     /// The place of the first string that holds a NUL character (its C copy ends there), if any.
     let firstWithNUL: Int?
 
-    init(_ strings: [String?]) {
-        var firstWithNUL: Int?
-        pointers = strings.enumerated().map { index, string in
-            string.map { value in
-                let copy = Self.copy(value)
-                if firstWithNUL == nil, copy.hasNUL { firstWithNUL = index }
-                return copy.pointer
-            }
-        }
-        self.firstWithNUL = firstWithNUL
+    convenience init(_ strings: [String?]) {
+        self.init(strings.map { $0.map(PostgresValue.text) ?? .null })
     }
 
     /// The parameters' texts (nil for SQL NULL); bytes are copied as they are.

@@ -9,11 +9,6 @@ import LaurelStore
 /// the day carries 4-8 pushes); other values that are JSON (tiers, a snapshot) travel as strings. All are stored as
 /// sent.
 enum UserCommitBatch {
-    /// The batch text for `commits`, each numbered by its place in the given order.
-    static func text(_ commits: [UserCommit]) -> String {
-        String(decoding: bytes(commits, in: Array(commits.indices)), as: UTF8.self)
-    }
-
     /// The batch's UTF-8 for the commits at `order`, each numbered by its place there (handed to libpq as it is).
     static func bytes(_ commits: [UserCommit], in order: [Int]) -> [UInt8] {
         // A LOG's commit is 600 to 900 bytes (its answer, figures and board scores): room for one without growing.

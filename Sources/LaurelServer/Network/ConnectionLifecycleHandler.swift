@@ -36,11 +36,11 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     private let expiry: ConnectionExpiry
     private var authTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
-    /// When the connection last received or sent something. A read or a write only notes the time: the idle timer,
-    /// when it fires, schedules itself again for the rest of the idle time (cancelling and scheduling a timer on every
-    /// request cost a tenth of a LOG's CPU on the event loop). A write counts because an answer that took longer
-    /// than the idle time (an AUTH on a busy server) left the client no time to send its next request: the connection
-    /// was closed under it.
+    /// When the connection last received or sent something (sent: at a flush, when the lines written before it
+    /// leave). A read or a flush only notes the time: the idle timer, when it fires, schedules itself again for the
+    /// rest of the idle time (cancelling and scheduling a timer on every request cost a tenth of a LOG's CPU on the
+    /// event loop). Sending counts because an answer that took longer than the idle time (an AUTH on a busy server)
+    /// left the client no time to send its next request: the connection was closed under it.
     private var lastActivity = NIODeadline.uptimeNanoseconds(0)
     private var readingStopped = false
 
@@ -71,9 +71,10 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         context.fireChannelRead(data)
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    func flush(context: ChannelHandlerContext) {
+        // At the flush, not at each write: a write's pushes go out as many lines and one flush.
         lastActivity = context.eventLoop.now
-        context.write(data, promise: promise)
+        context.flush()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

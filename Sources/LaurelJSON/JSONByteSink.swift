@@ -44,6 +44,12 @@ struct JSONOutputBytes: JSONByteSink {
         storage.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[..<count])) }
     }
 
+    /// The bytes written, the room after them given back: the storage itself, not a copy.
+    consuming func finish() -> [UInt8] {
+        storage.removeLast(storage.count - count)
+        return storage
+    }
+
     /// The bytes written, as text.
     var text: String {
         storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<count]), as: UTF8.self) }

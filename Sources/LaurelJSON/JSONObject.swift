@@ -16,6 +16,12 @@ public struct JSONObject: Sendable {
     /// An empty object.
     public init() {}
 
+    /// An empty object with room for `capacity` members: what the parser starts each object with, so that a
+    /// request's handful of members are not added by growing the storage once for each.
+    init(reservingCapacity capacity: Int) {
+        members.reserveCapacity(capacity)
+    }
+
     /// The keys in insertion order.
     public var keys: [String] {
         members.map(\.key)

@@ -101,8 +101,9 @@ struct JSONByteParser {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
         position += 1
-        var object = JSONObject()
         skipWhitespace()
+        // An empty object allocates nothing; a request's object has a handful of members.
+        var object = peek() == UInt8(ascii: "}") ? JSONObject() : JSONObject(reservingCapacity: 6)
         if peek() == UInt8(ascii: "}") {
             position += 1
             depth -= 1

@@ -68,26 +68,46 @@ enum JSONTextWriter {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        bytes.write(upTo: 20) { end in
-            // The digits' count first, so that they are written in place, last digit first. Working on the
-            // magnitude as UInt means Int.min needs no special case.
-            var magnitude = value.magnitude
-            var length = value < 0 ? 2 : 1
-            var rest = magnitude
-            while rest >= 10 {
-                rest /= 10
-                length += 1
-            }
-            if value < 0 { end.initialize(to: UInt8(ascii: "-")) }
-            var place = length
-            repeat {
-                place -= 1
-                end[place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            return length
-        }
+        bytes.write(upTo: maximumIntegerLength) { end in writeDigits(of: value, at: end) }
     }
+
+    /// The most bytes an `Int` takes: nineteen digits and a sign.
+    static let maximumIntegerLength = 20
+
+    /// Writes `value` in decimal at `start` (room for ``maximumIntegerLength`` bytes); returns how many it wrote.
+    @inline(__always)
+    static func writeDigits(of value: Int, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        if (0..<10).contains(value) {
+            start.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return 1
+        }
+        // Written from the end of the room, two digits a division (timestamps in microseconds have sixteen), then
+        // moved to its start. Working on the magnitude as UInt means Int.min needs no special case.
+        var magnitude = value.magnitude
+        var place = maximumIntegerLength
+        while magnitude >= 10 {
+            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+            magnitude /= 100
+            place &-= 2
+            start[place] = twoDigits[pair]
+            start[place &+ 1] = twoDigits[pair &+ 1]
+        }
+        // One digit left, unless the last pair took the number's first digit too.
+        if magnitude > 0 {
+            place &-= 1
+            start[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+        }
+        if value < 0 {
+            place &-= 1
+            start[place] = UInt8(ascii: "-")
+        }
+        let length = maximumIntegerLength &- place
+        UnsafeMutableRawPointer(start).copyMemory(from: start + place, byteCount: length)
+        return length
+    }
+
+    /// "00", "01" ... "99": the digits of every number below 100, two bytes each.
+    private static let twoDigits: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
     /// Whether a byte of a string is written escaped: control characters, the quote and the backslash.
     static func needsEscape(_ byte: UInt8) -> Bool {

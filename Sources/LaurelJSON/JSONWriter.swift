@@ -25,6 +25,9 @@ public struct JSONWriter: Sendable {
     /// The bytes written so far.
     public var bytes: [UInt8] { output.bytes }
 
+    /// The bytes written, handed over without a copy (a batch of commits is kilobytes): the writer's last use.
+    public consuming func finish() -> [UInt8] { output.finish() }
+
     /// The text written so far.
     public var text: String { output.text }
 
@@ -56,19 +59,28 @@ public struct JSONWriter: Sendable {
     /// (every member a LOG's answer and its stored row have is one: the busiest strings written), so they must hold
     /// no quote, backslash or control character.
     public mutating func key(_ name: StaticString) {
-        beginValue()
+        let comma = takeComma()
+        // One write for the comma, the quotes, the name and the colon.
+        output.write(upTo: name.utf8CodeUnitCount + 4) { end in Self.writeKey(name, comma: comma, at: end) }
+        afterKey = true
+    }
+
+    /// Writes `,"name":` (the comma when `comma`) at `start`; returns how many bytes it wrote.
+    @inline(__always)
+    private static func writeKey(_ name: StaticString, comma: Bool, at start: UnsafeMutablePointer<UInt8>) -> Int {
         name.withUTF8Buffer { utf8 in
             assert(!utf8.contains(where: JSONTextWriter.needsEscape), "\(name) needs escaping")
-            // One write for the quotes, the name and the colon.
-            output.write(upTo: utf8.count + 3) { end in
-                end.initialize(to: UInt8(ascii: "\""))
-                if let name = utf8.baseAddress { (end + 1).update(from: name, count: utf8.count) }
-                end[utf8.count + 1] = UInt8(ascii: "\"")
-                end[utf8.count + 2] = UInt8(ascii: ":")
-                return utf8.count + 3
+            var end = start
+            if comma {
+                end.initialize(to: UInt8(ascii: ","))
+                end += 1
             }
+            end.initialize(to: UInt8(ascii: "\""))
+            if let name = utf8.baseAddress { (end + 1).update(from: name, count: utf8.count) }
+            end[utf8.count + 1] = UInt8(ascii: "\"")
+            end[utf8.count + 2] = UInt8(ascii: ":")
+            return end - start + utf8.count + 3
         }
-        afterKey = true
     }
 
     /// A member's name known only at run time (an activity's id, a tier), escaped as any string; its value follows.
@@ -84,6 +96,18 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ value: String) {
         beginValue()
         JSONTextWriter.writeString(value, into: &output)
+    }
+
+    /// A string of `count` bytes that `body` writes in place, none of which needs escaping (a day, a time written
+    /// digit by digit): no `String` is made for it.
+    public mutating func string(ascii count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        beginValue()
+        output.write(upTo: count + 2) { end in
+            end.initialize(to: UInt8(ascii: "\""))
+            body(UnsafeMutableBufferPointer(start: end + 1, count: count))
+            end[count + 1] = UInt8(ascii: "\"")
+            return count + 2
+        }
     }
 
     public mutating func int(_ value: Int) {
@@ -112,6 +136,12 @@ public struct JSONWriter: Sendable {
         output.append(text: json)
     }
 
+    /// A value written as JSON text in the source (a string literal with its quotes, say).
+    public mutating func raw(static json: StaticString) {
+        beginValue()
+        output.append(static: json)
+    }
+
     /// A value already written as JSON bytes.
     public mutating func raw(_ json: [UInt8]) {
         beginValue()
@@ -127,13 +157,33 @@ public struct JSONWriter: Sendable {
     // MARK: members
 
     public mutating func field(_ name: StaticString, _ value: String) {
-        key(name)
-        string(value)
+        var text = value
+        let written = text.withUTF8 { utf8 in
+            // Most values (ids, names) need no escape: the member in one write.
+            guard !utf8.contains(where: JSONTextWriter.needsEscape) else { return false }
+            let comma = takeComma()
+            output.write(upTo: name.utf8CodeUnitCount + utf8.count + 6) { start in
+                let end = start + Self.writeKey(name, comma: comma, at: start)
+                end.initialize(to: UInt8(ascii: "\""))
+                if let text = utf8.baseAddress { (end + 1).update(from: text, count: utf8.count) }
+                end[utf8.count + 1] = UInt8(ascii: "\"")
+                return end - start + utf8.count + 2
+            }
+            return true
+        }
+        if !written {
+            key(name)
+            string(value)
+        }
     }
 
     public mutating func field(_ name: StaticString, _ value: Int) {
-        key(name)
-        int(value)
+        let comma = takeComma()
+        // The member in one write: a LOG's answer and row have some forty numbers.
+        output.write(upTo: name.utf8CodeUnitCount + 4 + JSONTextWriter.maximumIntegerLength) { start in
+            let end = start + Self.writeKey(name, comma: comma, at: start)
+            return end - start + JSONTextWriter.writeDigits(of: value, at: end)
+        }
     }
 
     public mutating func field(_ name: StaticString, _ value: Bool) {
@@ -153,14 +203,21 @@ public struct JSONWriter: Sendable {
     // MARK: commas
 
     private mutating func beginValue() {
+        if takeComma() { output.append(UInt8(ascii: ",")) }
+    }
+
+    /// Notes that a value begins here; returns whether a comma goes before it (written by the caller, so that a
+    /// member's comma and name go out in one write).
+    @inline(__always)
+    private mutating func takeComma() -> Bool {
         if afterKey {
             afterKey = false
-            return
+            return false
         }
-        guard depth > 0 else { return }
+        guard depth > 0 else { return false }
         let bit: UInt64 = 1 << UInt64(depth - 1)
-        if hasElement & bit != 0 { output.append(UInt8(ascii: ",")) }
-        hasElement |= bit
+        defer { hasElement |= bit }
+        return hasElement & bit != 0
     }
 
     private mutating func open() {

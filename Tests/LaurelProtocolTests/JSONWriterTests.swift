@@ -1,3 +1,4 @@
+import LaurelCore
 import LaurelJSON
 import LaurelTestSupport
 import Testing
@@ -64,6 +65,63 @@ import Testing
         raw.endArray()
         #expect(raw.text == JSONValue.array([tree, tree, tree]).serialized())
     }
+
+    /// Members whose name is in the source are written whole (comma, name and value at once): random objects of
+    /// them read as their trees, values that need escaping and the widest numbers included.
+    @Test(arguments: 0..<40)
+    func membersWrittenWholeReadAsTheirTrees(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        var json = JSONWriter(capacity: 1)
+        var object = JSONObject()
+        json.beginArray()
+        json.beginObject()
+        for place in 0..<random.below(12) {
+            let (name, text) = Self.names[place]
+            switch random.below(3) {
+            case 0:
+                let number = [0, 7, 10, 99, 100, -1, -100, Int.max, Int.min, Int(bitPattern: UInt(random.next())) >> random.below(64)][random.below(10)]
+                json.field(name, number)
+                object[text] = .int(number)
+            case 1:
+                let string = (0..<random.below(4)).map { _ in Self.pieces[random.below(Self.pieces.count)] }.joined()
+                json.field(name, string)
+                object[text] = .string(string)
+            default:
+                json.key(name)
+                json.raw(static: "\"fixed\"")
+                object[text] = .string("fixed")
+            }
+        }
+        json.endObject()
+        json.int(1)
+        json.endArray()
+        let expected = JSONValue.array([.object(object), .int(1)]).serialized()
+        #expect(json.text == expected)
+        #expect(json.finish() == Array(expected.utf8))
+    }
+
+    /// Days are written in place as their description, years outside four digits included.
+    @Test(arguments: [-719_528, -1, 0, 1, 20_419, 2_932_896, 2_932_897, -800_000, 5_000_000])
+    func daysAreWrittenAsTheirDescription(dayNumber: Int) {
+        let day = LocalDay(daysSince1970: dayNumber)
+        var json = JSONWriter(capacity: 1)
+        json.beginObject()
+        json.field("day", day)
+        json.field("none", ifPresent: nil as LocalDay?)
+        json.key("days")
+        json.beginArray()
+        json.day(day)
+        json.day(day)
+        json.endArray()
+        json.endObject()
+        let text = JSONValue.string(day.description).serialized()
+        #expect(json.text == #"{"day":"# + text + #","days":["# + text + "," + text + "]}")
+    }
+
+    private static let names: [(StaticString, String)] = [
+        ("xp", "xp"), ("level", "level"), ("day", "day"), ("a", "a"), ("user_id", "user_id"), ("current_streak", "current_streak"),
+        ("b", "b"), ("c", "c"), ("note", "note"), ("at_us", "at_us"), ("unlocked", "unlocked"), ("total_logs", "total_logs"),
+    ]
 
     private static func write(_ value: JSONValue, into json: inout JSONWriter) {
         switch value {

@@ -118,27 +118,29 @@ extension LocalDay: LosslessStringConvertible {
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        guard hasFourDigitYear else {
-            let (year, month, day) = components
-            return LocalDay.padded(year, 4) + "-" + LocalDay.padded(month, 2) + "-" + LocalDay.padded(day, 2)
+        // The date is worked out once, for the check and the digits both (days are written in every stored row).
+        let date = components
+        guard LocalDay.hasFourDigitYear(date) else {
+            return LocalDay.padded(date.year, 4) + "-" + LocalDay.padded(date.month, 2) + "-" + LocalDay.padded(date.day, 2)
         }
         return String(unsafeUninitializedCapacity: 10) { text in
-            writeDescription(into: text, at: 0)
+            LocalDay.writeDescription(of: date, into: text, at: 0)
             return 10
         }
     }
 
-    /// Whether the year is 0...9999, so that ``writeDescription(into:at:)`` can write the day in ten bytes.
-    public var hasFourDigitYear: Bool { (0...9999).contains(year) }
+    /// Whether the year of `date` (a day's ``components``) is 0...9999, so that
+    /// ``writeDescription(of:into:at:)`` writes it in ten bytes.
+    public static func hasFourDigitYear(_ date: (year: Int, month: Int, day: Int)) -> Bool { (0...9999).contains(date.year) }
 
-    /// Writes `YYYY-MM-DD` into ten bytes of `text` from `start` on (the day ``hasFourDigitYear``).
-    public func writeDescription(into text: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
-        let (year, month, day) = components
-        FixedWidthDigits.write(year, count: 4, into: text, at: start)
+    /// Writes `date` (a day's ``components``, ``hasFourDigitYear(_:)``) as `YYYY-MM-DD` into ten bytes of `text`
+    /// from `start` on: for the writers of answers and rows, which work the date out once for the check and this.
+    public static func writeDescription(of date: (year: Int, month: Int, day: Int), into text: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        FixedWidthDigits.write(date.year, count: 4, into: text, at: start)
         text[start + 4] = UInt8(ascii: "-")
-        FixedWidthDigits.write(month, count: 2, into: text, at: start + 5)
+        FixedWidthDigits.write(date.month, count: 2, into: text, at: start + 5)
         text[start + 7] = UInt8(ascii: "-")
-        FixedWidthDigits.write(day, count: 2, into: text, at: start + 8)
+        FixedWidthDigits.write(date.day, count: 2, into: text, at: start + 8)
     }
 
     static func padded(_ value: Int, _ width: Int) -> String {

@@ -109,7 +109,13 @@ public struct StreakSettingsHistory: Hashable, Sendable, Codable {
     /// The day of the latest change, if any; a change effective before days already walked needs a full
     /// recomputation of the streaks.
     public var latestChangeDay: LocalDay? {
-        [restDayChanges.last?.effective, vacationChanges.last?.effective, weeklyGoalChanges.last?.effective].compactMap { $0 }.max()
+        // Asked at every decision: compared in place, without an array of the three.
+        func later(_ first: LocalDay?, _ second: LocalDay?) -> LocalDay? {
+            guard let first else { return second }
+            guard let second else { return first }
+            return max(first, second)
+        }
+        return later(later(restDayChanges.last?.effective, vacationChanges.last?.effective), weeklyGoalChanges.last?.effective)
     }
 
     private static func value<Value>(on day: LocalDay, in changes: [DatedSetting<Value>]) -> Value? {

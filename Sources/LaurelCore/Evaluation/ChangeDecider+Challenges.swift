@@ -22,7 +22,7 @@ extension ChangeDecider {
         guard progress.challenges.challenges(of: period)?.isEmpty == true, catalog.offersChallenges(of: period.kind) else { return }
         let streak = progress.accumulator.streak(today: today, settings: progress.settingsHistory)
         let choices = ChallengeSelection.choose(
-            period.kind, user: evaluator.user, today: today, localHour: LocalDateTime(of: now, in: progress.zone).hour,
+            period.kind, user: evaluator.user, today: today, localHour: localNow.hour,
             accumulator: progress.accumulator, streakBeforeToday: streak.current(before: today),
             liveActivities: progress.liveActivities(catalog: catalog), pool: catalog.challengePool)
         guard !choices.isEmpty else { return }

@@ -73,7 +73,7 @@ extension ChangeDecider {
         case nil: break
         }
         if let wait = progress.allowance.spend(at: now, limits: rules.limits) { throw .rateLimited(retryAfterMs: wait) }
-        let local = LocalDateTime(of: at, in: progress.zone)
+        let local = at == now ? localNow : LocalDateTime(of: at, in: progress.zone)
         let content: NewFact.Content
         switch fact.content {
         case .log(let named, let amount, let note):

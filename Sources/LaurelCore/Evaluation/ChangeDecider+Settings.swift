@@ -14,9 +14,9 @@ extension ChangeDecider {
         if let listed = change.leaderboards { next.leaderboards = listed }
         guard next != progress.settings else { return .settings(next) }
         let zone = TimeZone(identifier: next.timeZone) ?? .gmt
-        let effective = LocalDay(of: now, in: zone)
         progress.settings = next
-        progress.zone = zone
+        changeZone(to: zone)
+        let effective = today
         progress.settingsHistory.setRestDay(next.restDay, from: effective)
         progress.settingsHistory.setVacation(next.vacation, from: effective)
         progress.settingsHistory.setWeeklyGoal(next.weeklyGoal, from: effective)

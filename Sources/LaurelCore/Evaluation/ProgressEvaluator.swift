@@ -54,6 +54,9 @@ struct ChangeDecider {
     var progress: UserProgress
     let pieces: LoadedPieces
     let now: Date
+    /// The user's wall clock now, in the zone in force: read once a decision, and again after a zone change (each
+    /// look at "today" had been a lookup in the zone's rules).
+    private(set) var localNow: LocalDateTime
     var writes = ProgressWrites()
     private var unlockEvents: [ProgressEvent] = []
     private var challengeEvents: [ProgressEvent] = []
@@ -64,12 +67,19 @@ struct ChangeDecider {
         self.progress = progress
         self.pieces = pieces
         self.now = now
+        self.localNow = LocalDateTime(of: now, in: progress.zone)
     }
 
     var rules: Rulebook { evaluator.rules }
     var catalog: Catalog { evaluator.rules.catalog }
     /// The user's local day now, in the zone in force (after a zone change, the new one).
-    var today: LocalDay { progress.today(at: now) }
+    var today: LocalDay { localNow.day }
+
+    /// Puts `zone` in force from now on.
+    mutating func changeZone(to zone: TimeZone) {
+        progress.zone = zone
+        localNow = LocalDateTime(of: now, in: zone)
+    }
     var events: [ProgressEvent] { unlockEvents + challengeEvents + otherEvents }
 
     /// The decision this decider came to. Its progress and writes are handed over, not copied (a copy would retain

@@ -42,6 +42,8 @@ public struct ScoreChanges: Sendable, Equatable {
         of writes: borrowing ProgressWrites, outcome: ChangeOutcome, after: borrowing UserProgress, decidedAt: Date,
         before: borrowing UserProgress, builtInActivities: Set<String>
     ) {
+        // Room for a LOG's three at once, not grown one append at a time.
+        days.reserveCapacity(4)
         // Borrowed: an initializer otherwise takes its arguments as copies of its own.
         // Read in place, not bound to locals: a copy of a progress or an accumulator retains every table in it.
         // A new log or lesson counts on its stored day, the day's first fact making it active; a deleted log is taken

@@ -15,6 +15,9 @@ public final class Catalog: Sendable {
     public let challengePool: [ChallengePoolEntry]
     /// The kinds of period the pool offers challenges of (every decision asks, so it is known once).
     public let offeredChallengePeriods: [ChallengePeriod]
+    /// Each built-in activity's lowercased id and name to its place: the first activity either names, as a scan in
+    /// catalog order would find it.
+    private let activityPlaces: [String: Int]
 
     public init(
         name: String, activities: [Activity], lessons: [Lesson] = [], eventNames: [String] = [],
@@ -28,6 +31,11 @@ public final class Catalog: Sendable {
         self.presets = presets
         self.challengePool = challengePool
         self.offeredChallengePeriods = ChallengePeriod.allCases.filter { period in challengePool.contains { $0.kind.period == period } }
+        var places: [String: Int] = [:]
+        for (place, activity) in activities.enumerated() {
+            for key in [activity.id.lowercased(), activity.name.lowercased()] where places[key] == nil { places[key] = place }
+        }
+        self.activityPlaces = places
     }
 
     /// Whether the pool offers challenges of this kind of period.
@@ -53,8 +61,9 @@ public final class Catalog: Sendable {
 
     /// The built-in activity with this id or (case-insensitive) name.
     public func builtinActivity(named idOrName: String) -> Activity? {
-        let key = idOrName.lowercased()
-        return activities.first { $0.id.lowercased() == key || $0.name.lowercased() == key }
+        // Every LOG asks several times, mostly with an id as it is: lowercased already, so found without lowercasing.
+        guard let index = activityPlaces[idOrName] ?? activityPlaces[idOrName.lowercased()] else { return nil }
+        return activities[index]
     }
 
     /// A lesson of a catalog that teaches (`mindful`).

@@ -18,7 +18,7 @@ enum AnnouncedChangeJSON {
             json.field("activity", log.activity)
             json.field("amount", log.amount)
             json.field("at_us", PostgresTimestamp.microseconds(log.at))
-            json.field("day", log.day.description)
+            json.field("day", log.day)
             json.field("hour", log.localHour)
             json.endObject()
         case .lesson(let lesson):
@@ -26,7 +26,7 @@ enum AnnouncedChangeJSON {
             json.beginObject()
             json.field("lesson", lesson.lesson)
             json.field("category", lesson.category)
-            json.field("day", lesson.day.description)
+            json.field("day", lesson.day)
             json.endObject()
         case .event(let event):
             json.key("event")
@@ -62,7 +62,7 @@ enum AnnouncedChangeJSON {
             json.endArray()
         }
         if let day = change.latestScores.day {
-            json.field("latest_score_day", day.description)
+            json.field("latest_score_day", day)
             json.key("latest_scores")
             UserCommitBatch.write(change.latestScores.scores, into: &json)
         }
@@ -115,7 +115,7 @@ enum AnnouncedChangeJSON {
         let choice = challenge.choice
         json.beginObject()
         json.field("period", period.kind.rawValue)
-        json.field("start", period.start.description)
+        json.field("start", period.start)
         json.field("slot", choice.slot)
         json.field("kind", choice.kind.rawValue)
         json.field("title", choice.title)

@@ -16,7 +16,7 @@ enum UserCommitBatch {
         json.beginArray()
         for (place, index) in order.enumerated() { write(commits[index], place: place, into: &json) }
         json.endArray()
-        return json.bytes
+        return json.finish()
     }
 
     private static func write(_ commit: UserCommit, place: Int, into json: inout JSONWriter) {
@@ -38,7 +38,7 @@ enum UserCommitBatch {
             json.field("settings_goal", change.0.weeklyGoal)
             json.field("settings_window", change.0.reminderWindowMinutes)
             json.field("settings_leaderboards", change.0.leaderboards)
-            json.field("settings_day", change.effective.description)
+            json.field("settings_day", change.effective)
         }
         if let activity = writes.activity {
             json.key("custom_activity")
@@ -105,7 +105,7 @@ enum UserCommitBatch {
             write(commit.scoreRows.earlierDays, into: &json)
         }
         if let latest = commit.scoreRows.latest, let day = latest.day {
-            json.field("latest_score_day", day.description)
+            json.field("latest_score_day", day)
             // As JSON, kept by the json column as sent; a reader parses it back (PostgresUserReader.latestScores).
             json.key("latest_scores")
             write(latest.scores, into: &json)
@@ -122,8 +122,9 @@ enum UserCommitBatch {
         json.beginArray()
         for change in changes {
             json.beginObject()
-            json.field("day", change.day.description)
-            json.field("board", change.board.description)
+            json.field("day", change.day)
+            json.key("board")
+            board(change.board, into: &json)
             json.field("delta", change.delta)
             json.field("reached_us", PostgresTimestamp.microseconds(change.reachedAt))
             json.endObject()
@@ -136,7 +137,7 @@ enum UserCommitBatch {
     static func write(_ scores: [LatestDayScores.Score], into json: inout JSONWriter) {
         json.beginObject()
         for score in scores {
-            json.key(runtime: score.board.description)
+            boardKey(score.board, into: &json)
             json.beginArray()
             json.int(score.score)
             json.int(PostgresTimestamp.microseconds(score.reachedAt))
@@ -145,11 +146,31 @@ enum UserCommitBatch {
         json.endObject()
     }
 
+    /// A board's name as a string (`LeaderboardBoard.description`), the fixed ones without making a `String`.
+    private static func board(_ board: LeaderboardBoard, into json: inout JSONWriter) {
+        switch board {
+        case .xp: json.raw(static: "\"xp\"")
+        case .logs: json.raw(static: "\"logs\"")
+        case .challenges: json.raw(static: "\"challenges\"")
+        case .activity: json.string(board.description)
+        }
+    }
+
+    /// A board's name as a member's name: every LOG writes the four its scores are on.
+    private static func boardKey(_ board: LeaderboardBoard, into json: inout JSONWriter) {
+        switch board {
+        case .xp: json.key("xp")
+        case .logs: json.key("logs")
+        case .challenges: json.key("challenges")
+        case .activity: json.key(runtime: board.description)
+        }
+    }
+
     private static func write(_ fact: NewFact, answer: String, into json: inout JSONWriter) {
         json.field("fact_kind", fact.kind.rawValue)
         json.field("fact_id", fact.id)
         json.field("at_us", PostgresTimestamp.microseconds(fact.at))
-        json.field("day", fact.day.description)
+        json.field("day", fact.day)
         if let requestedAt = fact.requestedAt { json.field("requested_us", PostgresTimestamp.microseconds(requestedAt)) }
         // As JSON, not as a string of JSON: nothing to escape here or to unescape there (json keeps it byte for byte).
         json.key("response")
@@ -204,18 +225,18 @@ enum UserCommitBatch {
         json.field("longest_streak", streak.longest)
         json.field("streak_freezes", streak.freezes)
         json.field("streak_at_risk", streak.atRisk)
-        json.field("last_active_day", ifPresent: streak.lastActiveDay?.description)
-        json.field("streak_holds_through", ifPresent: figures.streakHoldsThrough?.description)
+        json.field("last_active_day", ifPresent: streak.lastActiveDay)
+        json.field("streak_holds_through", ifPresent: figures.streakHoldsThrough)
         json.field("challenge_xp", figures.challengeXP)
         json.field("unlocked", figures.unlocked)
         json.field("total_logs", figures.totalLogs)
         json.field("active_days", figures.activeDays)
-        json.field("goal_met_week", ifPresent: figures.goalMetWeek?.monday.description)
+        json.field("goal_met_week", ifPresent: figures.goalMetWeek?.monday)
     }
 
     private static func period(of choice: ChallengeChoice, into json: inout JSONWriter) {
         json.field("period", choice.period.rawValue)
-        json.field("period_start", choice.periodStart.description)
+        json.field("period_start", choice.periodStart)
         json.field("slot", choice.slot)
     }
 

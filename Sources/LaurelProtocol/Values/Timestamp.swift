@@ -71,7 +71,8 @@ public enum Timestamp {
         let secondOfDay = modulo(totalSeconds, 86_400)
         let days = (totalSeconds - secondOfDay) / 86_400
         let day = LocalDay(daysSince1970: days)
-        guard day.hasFourDigitYear else {
+        let date = day.components
+        guard LocalDay.hasFourDigitYear(date) else {
             var text = day.description + "T"
             text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
             if milliseconds != 0 {
@@ -82,7 +83,7 @@ public enum Timestamp {
         // Written digit by digit: every answer and push carries timestamps.
         let length = milliseconds == 0 ? 20 : 24
         return String(unsafeUninitializedCapacity: length) { text in
-            day.writeDescription(into: text, at: 0)
+            LocalDay.writeDescription(of: date, into: text, at: 0)
             text[10] = UInt8(ascii: "T")
             FixedWidthDigits.write(secondOfDay / 3600, count: 2, into: text, at: 11)
             text[13] = UInt8(ascii: ":")

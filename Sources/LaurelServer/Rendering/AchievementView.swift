@@ -103,7 +103,7 @@ enum StreakRendering {
         json.field("longest", streak.longest)
         json.field("freezes", streak.freezes)
         json.field("at_risk", streak.atRisk)
-        json.field("last_active_day", ifPresent: streak.lastActiveDay?.description)
+        json.field("last_active_day", ifPresent: streak.lastActiveDay)
         json.endObject()
     }
 

@@ -15,7 +15,7 @@ enum ChallengeRendering {
         json.field("progress", min(progress, choice.target))
         json.field("xp", choice.xp)
         json.field("period", choice.period.rawValue)
-        json.field("period_start", choice.periodStart.description)
+        json.field("period_start", choice.periodStart)
         json.field("activity", ifPresent: choice.activity)
         json.field("completed_at", ifPresent: challenge.completedAt.map(Timestamp.format))
         json.endObject()
@@ -27,7 +27,7 @@ enum ChallengeRendering {
         day: LocalDay, daily: [StoredChallenge], weekly: [StoredChallenge], accumulator: ProgressAccumulator, into json: inout JSONWriter
     ) {
         json.beginObject()
-        json.field("day", day.description)
+        json.field("day", day)
         json.field("week", day.isoWeek.description)
         for (name, challenges) in [("daily", daily), ("weekly", weekly)] as [(StaticString, [StoredChallenge])] {
             json.key(name)

@@ -14,7 +14,7 @@ extension ProgressAccumulator {
         json.field("total_logs", totalLogs)
         json.key("active_days")
         json.beginArray()
-        for day in activeDays { json.day(day) }
+        for day in activeDays { json.dayNumber(day) }
         json.endArray()
         // [activity, minutes, best] for each window tracked.
         json.key("speeds")
@@ -36,7 +36,7 @@ extension ProgressAccumulator {
         json.key("days")
         json.beginArray()
         days.forEachDay { day, tally in
-            json.day(day)
+            json.dayNumber(day)
             json.int(tally.logs)
             json.int(tally.amount)
             json.int(tally.activities)
@@ -75,7 +75,7 @@ extension ProgressAccumulator {
             }
             json.endArray()
             json.beginArray()
-            for day in comboDays.sorted() { json.day(day) }
+            for day in comboDays.sorted() { json.dayNumber(day) }
             json.endArray()
             json.endArray()
         }
@@ -86,7 +86,7 @@ extension ProgressAccumulator {
         json.beginArray()
         json.int(weeklyGoal.current)
         json.int(weeklyGoal.longest)
-        json.day(weeklyGoal.openMonday)
+        json.dayNumber(weeklyGoal.openMonday)
         json.endArray()
         json.key("reminders")
         reminders.writeSnapshot(into: &json)

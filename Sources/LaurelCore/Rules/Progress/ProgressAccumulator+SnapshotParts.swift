@@ -15,7 +15,7 @@ extension ActivityTally {
         json.key("daily")
         json.beginArray()
         daily.forEachDay { day, figures in
-            json.day(day)
+            json.dayNumber(day)
             json.int(figures.amount)
             json.int(figures.logs)
         }
@@ -62,7 +62,7 @@ extension StreakWalker {
         json.int(current)
         json.int(longest)
         json.int(freezes)
-        json.day(lastActiveDay)
+        json.dayNumber(lastActiveDay)
         json.endArray()
     }
 
@@ -88,7 +88,7 @@ extension ReminderTally {
             json.beginArray()
             json.string(reminder.id)
             json.date(reminder.at)
-            json.day(reminder.day)
+            json.dayNumber(reminder.day)
             json.int(reminder.windowMinutes)
             json.bool(reminder.answered)
             json.endArray()
@@ -97,7 +97,7 @@ extension ReminderTally {
         json.key("per_day")
         json.beginArray()
         for (day, count) in perDay {
-            json.day(day)
+            json.dayNumber(day)
             json.int(count)
         }
         json.endArray()
@@ -111,7 +111,7 @@ extension ReminderTally {
         json.key("settled_vacations")
         json.beginArray()
         for change in settledVacations {
-            json.day(change.effective)
+            json.dayNumber(change.effective)
             json.bool(change.value)
         }
         json.endArray()

@@ -67,6 +67,7 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
     /// - Parameters:
     ///   - rule: the rule.
     ///   - level: the level reached, for the `level` rule.
+    @inline(__always)
     public func measure(of rule: AchievementRule, level: Int) -> Int {
         switch rule {
         case .totalLogs: totalLogs

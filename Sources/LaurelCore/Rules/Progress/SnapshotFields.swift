@@ -80,7 +80,7 @@ struct SnapshotFields {
 
 extension JSONWriter {
     /// A day as its day number (the snapshot's form: no text to format or parse).
-    mutating func day(_ day: LocalDay?) {
+    mutating func dayNumber(_ day: LocalDay?) {
         if let day { int(day.daysSince1970) } else { null() }
     }
 

@@ -82,6 +82,15 @@ public final class PostgresConnection {
         return try run(sql, parameters).rows()
     }
 
+    /// Runs one statement and reads its result with `read`, in place (see ``PostgresResultReader``).
+    func query<Value>(
+        _ sql: String, _ parameters: [PostgresValue], read: (borrowing PostgresResultReader) throws(PostgresError) -> Value
+    ) throws(PostgresError) -> Value {
+        LibPQThreadAudit.check()
+        let reader = PostgresResultReader(try run(sql, parameters))
+        return try read(reader)
+    }
+
     /// Runs one statement and returns how many rows it inserted, updated or deleted.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> Int {

@@ -28,41 +28,68 @@ extension PostgresStore {
         let sql = "SELECT outcome, new_version, new_last_seq, fact_seq, committed_us, detail FROM laurel.commit_changes($1::json, $2::boolean)"
         // Set by set needs one write per user (one session writes one at a time, so this is the rule).
         let onePerUser = Set(commits.map(\.user)).count == commits.count
-        let rows: PostgresRows
+        // A result that cannot be read is not retried (the batch ran): only a failed statement is.
+        let read = { (result: borrowing PostgresResultReader) -> Result<[Result<CommitOutcome, StoreError>], PostgresError> in
+            do throws(PostgresError) {
+                guard result.rowCount == commits.count else {
+                    throw PostgresError.decoding("a batch of \(commits.count) commits got \(result.rowCount) outcomes")
+                }
+                let columns = try OutcomeColumns(result)
+                var results = [Result<CommitOutcome, StoreError>](repeating: .failure(.failed("not stored")), count: commits.count)
+                for (row, index) in order.enumerated() {
+                    results[index] = try outcome(of: commits[index], row: row, in: result, columns)
+                }
+                return .success(results)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let outcomes: Result<[Result<CommitOutcome, StoreError>], PostgresError>
         do {
-            rows = try connection.query(sql, [.utf8(batch), .bool(!onePerUser)])
+            outcomes = try connection.query(sql, [.utf8(batch), .bool(!onePerUser)], read: read)
         } catch {
             guard onePerUser, !error.isConnectionError, !connection.isInTransaction else { throw error }
-            rows = try connection.query(sql, [.utf8(batch), .bool(true)])
+            outcomes = try connection.query(sql, [.utf8(batch), .bool(true)], read: read)
         }
-        guard rows.count == commits.count else {
-            throw PostgresError.decoding("a batch of \(commits.count) commits got \(rows.count) outcomes")
-        }
-        var results = [Result<CommitOutcome, StoreError>](repeating: .failure(.failed("not stored")), count: commits.count)
-        for (index, row) in zip(order, rows) {
-            results[index] = try outcome(of: commits[index], row)
-        }
-        return results
+        return try outcomes.get()
     }
 
-    private static func outcome(of commit: UserCommit, _ row: PostgresRow) throws -> Result<CommitOutcome, StoreError> {
-        switch try row.string("outcome") {
-        case "committed":
-            let lastSeq = Int64(try row.int("new_last_seq"))
-            let at = PostgresTimestamp.date(microseconds: try row.int("committed_us"))
+    /// Where `laurel.commit_changes`' columns are in its result.
+    private struct OutcomeColumns {
+        let outcome, newVersion, newLastSeq, factSeq, committedAt, detail: Int32
+
+        init(_ result: borrowing PostgresResultReader) throws(PostgresError) {
+            outcome = try result.column("outcome")
+            newVersion = try result.column("new_version")
+            newLastSeq = try result.column("new_last_seq")
+            factSeq = try result.column("fact_seq")
+            committedAt = try result.column("committed_us")
+            detail = try result.column("detail")
+        }
+    }
+
+    private static func outcome(
+        of commit: UserCommit, row: Int, in result: borrowing PostgresResultReader, _ columns: OutcomeColumns
+    ) throws(PostgresError) -> Result<CommitOutcome, StoreError> {
+        func required(_ column: Int32) throws(PostgresError) -> Int {
+            guard let value = try result.int(row: row, column: column) else { throw .decoding("column \(column) is NULL") }
+            return value
+        }
+        if result.value(row: row, column: columns.outcome, is: "committed") {
+            let lastSeq = Int64(try required(columns.newLastSeq))
+            let at = PostgresTimestamp.date(microseconds: try required(columns.committedAt))
             let firstSeq = lastSeq - Int64(commit.pushes.count) + 1
             let pushes = commit.pushes.enumerated().map { index, draft in draft.stored(seq: firstSeq + Int64(index), at: at) }
             return .success(.committed(
-                version: Int64(try row.int("new_version")), lastSeq: lastSeq, factSeq: try row.optionalInt("fact_seq").map(Int64.init),
-                pushes: pushes))
-        case "stale":
-            return .success(.stale)
-        case "duplicate":
-            return .success(.duplicate)
-        case "unknown_user":
-            return .failure(.unknownUser)
-        default:
-            return .failure(.failed(try row.optionalString("detail") ?? "the write could not be stored"))
+                version: Int64(try required(columns.newVersion)), lastSeq: lastSeq,
+                factSeq: try result.int(row: row, column: columns.factSeq).map(Int64.init), pushes: pushes))
+        }
+        switch result.text(row: row, column: columns.outcome) {
+        case "stale": return .success(.stale)
+        case "duplicate": return .success(.duplicate)
+        case "unknown_user": return .failure(.unknownUser)
+        case nil: throw .decoding("a commit's outcome is NULL")
+        default: return .failure(.failed(result.text(row: row, column: columns.detail) ?? "the write could not be stored"))
         }
     }
 }

@@ -98,6 +98,35 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("a result read in place gives integers, NULLs, text and exact matches as the typed rows do")
+    func resultReadInPlace() async throws {
+        let read = try await ClientTestDatabase.withPool(size: 1) { pool in
+            try await pool.withConnection { connection in
+                try connection.query(
+                    "SELECT o AS outcome, n AS number, t AS note FROM (VALUES ('committed', $1::bigint, NULL::text), ('stale', $2::bigint, 'ü \"quoted\"'), ('committed!', NULL, ''), ('x', 0, 'x')) AS v (o, n, t)",
+                    [.int(Int.min), .int(Int.max)]
+                ) { result throws(PostgresError) in
+                    let (outcome, number, note) = (try result.column("outcome"), try result.column("number"), try result.column("note"))
+                    #expect(throws: PostgresError.self) { try result.column("missing") }
+                    return try (0..<result.rowCount).map { row throws(PostgresError) in
+                        (result.value(row: row, column: outcome, is: "committed"), try result.int(row: row, column: number), result.text(row: row, column: note))
+                    }
+                }
+            }
+        }
+        #expect(read.map(\.0) == [true, false, false, false])
+        #expect(read.map(\.1) == [Int.min, Int.max, nil, 0])
+        #expect(read.map(\.2) == [nil, "ü \"quoted\"", "", "x"])
+    }
+
+    @Test("integers are read from libpq's text exactly, and anything else is not an integer",
+          arguments: [("0", 0), ("-0", 0), ("42", 42), ("-42", -42), ("9223372036854775807", Int.max), ("-9223372036854775808", Int.min),
+                      ("9223372036854775808", nil), ("-9223372036854775809", nil), ("", nil), ("-", nil), ("4 2", nil), ("+1", nil), ("1.5", nil)] as [(String, Int?)])
+    func decimalText(text: String, number: Int?) {
+        let read = Array(text.utf8).withUnsafeBytes { PostgresResultReader.decimal($0) }
+        #expect(read == number)
+    }
+
     @Test("columns are found by name in narrow and wide results, a repeated name at its first column")
     func columnsByName() async throws {
         let (narrow, wide) = try await ClientTestDatabase.withPool(size: 1) { pool in

@@ -145,6 +145,8 @@ struct JSONByteParser {
         position += 1
         var elements: [JSONValue] = []
         skipWhitespace()
+        // Room ahead for a short array (a commit in a notification is three numbers), grown from there.
+        if peek() != UInt8(ascii: "]") { elements.reserveCapacity(4) }
         if peek() == UInt8(ascii: "]") {
             position += 1
             depth -= 1

@@ -1,3 +1,4 @@
+import LaurelTestSupport
 import Testing
 
 @testable import LaurelPostgres
@@ -63,5 +64,40 @@ import Testing
         #expect(line.flusherFailed().isEmpty, "another flusher still runs and takes them")
         #expect(line.flusherFailed() == [0, 1, 2], "the last one failed: every waiting write fails")
         #expect(line.flushers == 0 && line.waiting.isEmpty)
+    }
+
+    /// Whatever order writes arrive, batches are taken and flushers fail in, every write leaves exactly once (in one
+    /// batch or one failure) and none waits with no flusher left to take it: ``GroupCommit`` resumes each write's
+    /// continuation when it leaves, unchecked, so this is what keeps every caller resumed once.
+    @Test(arguments: 0..<60)
+    func everyWriteLeavesExactlyOnce(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        var line = Line(maxBatch: 1 + random.below(8), maxFlushers: 1 + random.below(3), backlogPerFlusher: 1 + random.below(8))
+        var running = 0
+        var left: [Int] = []
+        var submitted = 0
+        func take() {
+            if let batch = line.nextBatch() { left += batch } else { running -= 1 }
+        }
+        for _ in 0..<400 {
+            switch random.below(4) {
+            case 0, 1:
+                if line.submit(submitted) == .startFlusher { running += 1 }
+                submitted += 1
+            case 2:
+                if running > 0 { take() }
+            default:
+                // A flusher that got no connection.
+                if running > 0 {
+                    running -= 1
+                    left += line.flusherFailed()
+                }
+            }
+            #expect(line.flushers == running)
+            #expect(running > 0 || line.waiting.isEmpty, "writes wait with no flusher to take them (seed \(seed))")
+        }
+        while running > 0 { take() }
+        #expect(left.count == submitted && Set(left).count == submitted, "seed \(seed)")
+        #expect(Set(left) == Set(0..<submitted))
     }
 }

@@ -12,7 +12,10 @@ final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
 
     private struct Waiting: Sendable {
         let write: Write
-        let continuation: CheckedContinuation<Outcome, any Error>
+        /// Unchecked: every write passes here, and a checked continuation is a box of its own and a look-up of its
+        /// type each time. ``GroupCommitLine`` hands each waiting write to exactly one batch or one failure, and
+        /// each of those resumes every write it holds once (its tests check both).
+        let continuation: UnsafeContinuation<Outcome, any Error>
     }
 
     private let line: Mutex<GroupCommitLine<Waiting>>
@@ -33,7 +36,7 @@ final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
 
     /// Stores `write` with the next batch; returns its outcome once the batch has committed.
     func submit(_ write: Write) async throws -> Outcome {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withUnsafeThrowingContinuation { continuation in
             let action = line.withLock { $0.submit(Waiting(write: write, continuation: continuation)) }
             if action == .startFlusher { startFlusher() }
         }

@@ -19,15 +19,18 @@ enum AppClient {
 
     /// `body`, again while it fails with `connectionLost` (the server may close an idle connection just as a request
     /// leaves): for requests that are safe to repeat, such as a LOG with an id or a read.
-    static func retrying<T>(_ body: () async throws -> T) async throws -> T {
-        for _ in 0..<20 {
+    /// Patient by time, not by a count of attempts: on a busy machine (the whole suite at once on two cores) a client
+    /// can take longer than a short idle time between its AUTH's answer and its request, and a burst of such tries
+    /// used to run out of attempts in seconds.
+    static func retrying<T>(for patience: Duration = .seconds(60), _ body: () async throws -> T) async throws -> T {
+        let deadline = ContinuousClock.now + patience
+        while true {
             do {
                 return try await body()
-            } catch LaurelClientError.connectionLost {
-                continue
+            } catch LaurelClientError.connectionLost where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
             }
         }
-        return try await body()
     }
 
     /// Waits until `condition` holds, checking every 20 ms; records a failure and throws after `timeout`.

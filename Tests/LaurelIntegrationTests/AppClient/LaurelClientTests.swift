@@ -56,13 +56,15 @@ import Testing
         }
     }
 
-    /// The server closes idle connections after half a second; another device logs while this one is away. Every
+    /// The server closes idle connections after a second; another device logs while this one is away. Every
     /// stored push reaches this one once, in `seq` order, matching the user's stored pushes; an app launched again
     /// with the last `seq` it showed gets what came while it was not running, and nothing before.
     @Test func everyStoredPushArrivesOnceAcrossReconnects() async throws {
         let user = try await LaurelTestDatabase.createUser("app-client-resume")
         var configuration = ServerConfiguration(port: 0)
-        configuration.idleTimeout = .milliseconds(500)
+        // Long enough for a client on a busy machine to send its request after its AUTH's answer, short enough for
+        // six reconnections in a few seconds.
+        configuration.idleTimeout = .seconds(1)
         try await TestServer.run(configuration: configuration) { port in
             let device = try AppClient.make(port: port, token: user.token, lastSeenPush: 0)
             let pushes = PushCollector(device)
@@ -74,7 +76,7 @@ import Testing
                     try await other.send(Verb.Log(activity: round % 2 == 0 ? "pushups" : "squats", amount: 10 * (round + 1), id: "other-\(round)"))
                 }
                 // Long enough for the device's connection to be closed as idle and opened again.
-                try await Task.sleep(for: .milliseconds(700))
+                try await Task.sleep(for: .milliseconds(1300))
             }
             let stored = try await AppClient.retrying { try await other.send(Verb.Notifications(after: 0, limit: 100)) }
             try await AppClient.eventually("every stored push delivered") { pushes.pushes.last?.seq == stored.lastSeq }

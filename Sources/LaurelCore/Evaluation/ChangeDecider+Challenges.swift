@@ -24,7 +24,7 @@ extension ChangeDecider {
         let choices = ChallengeSelection.choose(
             period.kind, user: evaluator.user, today: today, localHour: localNow.hour,
             accumulator: progress.accumulator, streakBeforeToday: streak.current(before: today),
-            liveActivities: progress.liveActivities(catalog: catalog), pool: catalog.challengePool)
+            liveActivities: progress.liveActivities(catalog: catalog), candidates: catalog.challengeCandidates(for: period.kind))
         guard !choices.isEmpty else { return }
         let stored = choices.map { StoredChallenge(choice: $0, completedAt: nil) }
         progress.challenges.know(period, stored: stored)

@@ -15,6 +15,8 @@ public final class Catalog: Sendable {
     public let challengePool: [ChallengePoolEntry]
     /// The kinds of period the pool offers challenges of (every decision asks, so it is known once).
     public let offeredChallengePeriods: [ChallengePeriod]
+    /// Each kind of period's ``ChallengeChooser/candidates(in:for:)``, in `ChallengePeriod.allCases` order.
+    private let challengeCandidates: [[ChallengePoolEntry]]
     /// Each built-in activity's lowercased id and name to its place: the first activity either names, as a scan in
     /// catalog order would find it.
     private let activityPlaces: [String: Int]
@@ -31,6 +33,7 @@ public final class Catalog: Sendable {
         self.presets = presets
         self.challengePool = challengePool
         self.offeredChallengePeriods = ChallengePeriod.allCases.filter { period in challengePool.contains { $0.kind.period == period } }
+        self.challengeCandidates = ChallengePeriod.allCases.map { ChallengeChooser.candidates(in: challengePool, for: $0) }
         var places: [String: Int] = [:]
         for (place, activity) in activities.enumerated() {
             for key in [activity.id.lowercased(), activity.name.lowercased()] where places[key] == nil { places[key] = place }
@@ -41,6 +44,11 @@ public final class Catalog: Sendable {
     /// Whether the pool offers challenges of this kind of period.
     public func offersChallenges(of period: ChallengePeriod) -> Bool {
         offeredChallengePeriods.contains(period)
+    }
+
+    /// What a draw of challenges for this kind of period shuffles (see ``ChallengeChooser/candidates(in:for:)``).
+    public func challengeCandidates(for period: ChallengePeriod) -> [ChallengePoolEntry] {
+        challengeCandidates[ChallengePeriod.allCases.firstIndex(of: period) ?? 0]
     }
 
     /// This catalog with another challenge pool (an empty one switches challenges off).

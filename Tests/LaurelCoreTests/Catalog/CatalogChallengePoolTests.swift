@@ -25,6 +25,29 @@ import Testing
         #expect(try ShippedCatalogFiles.mindful().challengePool == F.mindfulPool)
     }
 
+    /// A catalog works out what each period's draw shuffles once: the first entry of each kind of the period, in
+    /// the kinds' fixed order, whatever order the pool lists them in; choosing from them is choosing from the pool.
+    @Test func eachPeriodsCandidatesAreWorkedOutOnceAndChooseAsThePoolDoes() throws {
+        let late = ChallengePoolEntry(kind: .logsToday, title: "Log {n} late", min: 1, max: 9, defaultTarget: 4, xp: 5)
+        let reordered = Catalog(name: "reordered", activities: F.standfitActivities, challengePool: F.standfitPool.reversed() + [late])
+        for catalog in [try ShippedCatalogFiles.standfit(), try ShippedCatalogFiles.mindful(), reordered] {
+            for period in ChallengePeriod.allCases {
+                let candidates = catalog.challengeCandidates(for: period)
+                let kinds = candidates.map(\.kind)
+                #expect(kinds == ChallengeKind.allCases.filter { kind in catalog.challengePool.contains { $0.kind == kind && kind.period == period } })
+                #expect(candidates == kinds.map { kind in catalog.challengePool.first { $0.kind == kind }! })
+                let history = F.history(streak: 1, live: catalog.activities)
+                for start in (0..<7).map({ F.monday.adding(days: $0) }) {
+                    #expect(
+                        ChallengeChooser.choose(
+                            user: F.user, period: period, start: start, candidates: candidates, history: history, localHourNow: 5)
+                            == F.choose(catalog.challengePool, period: period, start: start, history: history, hour: 5))
+                }
+            }
+        }
+        #expect(!reordered.challengeCandidates(for: .daily).contains(late), "a pool offers a kind once: its first entry")
+    }
+
     @Test func theShippedPoolsOfferThreeDailyKindsAndAWeeklyOne() throws {
         for catalog in [try ShippedCatalogFiles.standfit(), try ShippedCatalogFiles.mindful()] {
             let history = F.history(streak: 1, live: catalog.activities)

@@ -1,4 +1,5 @@
 import LaurelCore
+import LaurelTestSupport
 import Testing
 
 /// The chooser's history as the user's running state gives it: only what lies before the period counts.
@@ -55,5 +56,28 @@ import Testing
             Fixture.log("d", "lunges", 1, "2026-11-24"),  // the period itself
         ]
         #expect(Self.history(ProgressFacts(logs: logs)).recentActivities == ["plank", "pushups"])
+    }
+
+    /// The activities logged in a span, whether the running state finds them by the span's days or by the days it
+    /// holds (fewer days held than the span has), and whether those days are settled or recent: as the logs say.
+    @Test(arguments: 0..<100)
+    func activitiesLoggedInASpanAreThoseTheLogsSay(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        let first = Fixture.day("2026-09-01")
+        let activities = ["squats", "plank", "pushups", "lunges"]
+        // Each activity logged on a few or on many of 80 days, in any order (backfills settle days out of order).
+        let logs = activities.flatMap { activity in
+            let often = 1 + random.below(4)
+            return (0..<80).filter { _ in random.below(8) < often * often / 2 }.map { offset in
+                Fixture.log("\(activity)-\(offset)", activity, 1, first.adding(days: offset).description)
+            }
+        }.shuffled(using: &random)
+        let accumulator = Fixture.accumulate(ProgressFacts(logs: logs))
+        for _ in 0..<20 {
+            let start = first.adding(days: random.below(90) - 5)
+            let span = start...start.adding(days: random.below(40))
+            let expected = Set(logs.filter { span.contains($0.day) }.map(\.activity))
+            #expect(accumulator.activitiesLogged(on: span) == expected, "\(span)")
+        }
     }
 }

@@ -12,12 +12,19 @@ public enum ChallengeChooser {
         user: UserID, period: ChallengePeriod, start: LocalDay, pool: [ChallengePoolEntry],
         history: ChallengeHistory, localHourNow: Int?
     ) -> [ChallengeChoice] {
+        choose(
+            user: user, period: period, start: start, candidates: candidates(in: pool, for: period), history: history,
+            localHourNow: localHourNow)
+    }
+
+    /// The same choice from the period's ``candidates(in:for:)``, which a catalog works out once (every user's first
+    /// fact of a day chooses, and sorting the pool each time cost a quarter of choosing).
+    public static func choose(
+        user: UserID, period: ChallengePeriod, start: LocalDay, candidates: [ChallengePoolEntry],
+        history: ChallengeHistory, localHourNow: Int?
+    ) -> [ChallengeChoice] {
         var dice = ChallengeDice(user: user, period: period, start: start)
-        // Shuffling the whole pool in a fixed kind order (not catalog order, not only the possible kinds) keeps
-        // a user's draw the same when the catalog is reordered or one kind is ruled out.
-        let candidates = distinctKinds(pool.filter { $0.kind.period == period })
-            .sorted { kindOrder($0.kind) < kindOrder($1.kind) }
-        let live = history.liveActivities.filter { !$0.deleted }
+        let live = history.liveActivities.contains(where: \.deleted) ? history.liveActivities.filter { !$0.deleted } : history.liveActivities
         let drawn = dice.shuffled(candidates).filter { isPossible($0, history: history, live: live, localHourNow: localHourNow) }
         return drawn.prefix(period.challengeCount).enumerated().map { slot, entry in
             let activity = entry.kind == .amountToday ? amountActivity(history: history, live: live, dice: &dice) : entry.activity
@@ -28,6 +35,13 @@ public enum ChallengeChooser {
                 title: render(entry.title, target: target, activityName: activityName), activity: activity,
                 hour: entry.kind == .beforeHour ? entry.hour : nil)
         }
+    }
+
+    /// What a period's draw shuffles: the pool's first entry of each kind of the period, in a fixed kind order.
+    /// Shuffling the whole pool in that order (not catalog order, not only the possible kinds) keeps a user's draw
+    /// the same when the catalog is reordered or one kind is ruled out.
+    public static func candidates(in pool: [ChallengePoolEntry], for period: ChallengePeriod) -> [ChallengePoolEntry] {
+        distinctKinds(pool.filter { $0.kind.period == period }).sorted { kindOrder($0.kind) < kindOrder($1.kind) }
     }
 
     /// The title with `{n}` and `{activity}` filled in (what is filled in is not looked at again).

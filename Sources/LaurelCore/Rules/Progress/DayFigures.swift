@@ -39,7 +39,7 @@ extension ProgressAccumulator {
     /// The activities logged on any day of `span`.
     public func activitiesLogged(on span: ClosedRange<LocalDay>) -> Set<String> {
         var logged: Set<String> = []
-        for (activity, tally) in activities where span.days.contains(where: { tally.daily[$0] != nil }) {
+        for (activity, tally) in activities where tally.daily.hasFigures(in: span) {
             logged.insert(activity)
         }
         return logged

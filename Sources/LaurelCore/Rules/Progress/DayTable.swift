@@ -38,6 +38,15 @@ struct DayTable<Value: Hashable & Sendable>: Hashable, Sendable {
         recent = recent.filter { $0.key >= cutoff }
     }
 
+    /// Whether any day of `span` has figures: found through the days held when they are fewer than the span's (a
+    /// user's first fact of a day asks this of every activity over the 14 days before it).
+    func hasFigures(in span: ClosedRange<LocalDay>) -> Bool {
+        if recent.count + settled.count <= span.upperBound.days(since: span.lowerBound) + 1 {
+            return recent.keys.contains(where: span.contains) || settled.keys.contains(where: span.contains)
+        }
+        return span.days.contains { self[$0] != nil }
+    }
+
     /// Every day with figures, in no particular order.
     var days: [LocalDay] { Array(recent.keys) + Array(settled.keys) }
 

@@ -48,26 +48,26 @@ enum PushRendering {
         }
     }
 
-    /// A stored push as a line: its object with `"seq"` added at the end.
+    /// A stored push as a line: its object with `"seq"` added at the end, written straight into the line's buffer
+    /// with room for the line feed (every connection of the user renders every push).
     static func line(_ push: StoredPush) -> ByteBuffer {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(push.data.utf8.count + push.kind.rawValue.utf8.count + 24)
-        bytes.append(contentsOf: "* ".utf8)
-        bytes.append(contentsOf: push.kind.rawValue.utf8)
-        bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: object(push))
-        return ByteBuffer(bytes: bytes)
-    }
-
-    /// The push's object with `"seq"` as its last member.
-    static func object(_ push: StoredPush) -> [UInt8] {
-        var bytes = Array(push.data.utf8)
-        guard bytes.last == UInt8(ascii: "}") else { return bytes }
-        bytes.removeLast()
-        if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(contentsOf: "\"seq\":".utf8)
-        bytes.append(contentsOf: String(push.seq).utf8)
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
+        var data = push.data
+        return data.withUTF8 { object in
+            var line = ByteBufferAllocator().buffer(capacity: object.count + push.kind.rawValue.utf8.count + 32)
+            line.writeStaticString("* ")
+            line.writeString(push.kind.rawValue)
+            line.writeInteger(UInt8(ascii: " "))
+            guard object.last == UInt8(ascii: "}") else {
+                line.writeBytes(object)
+                return line
+            }
+            let members = UnsafeBufferPointer(rebasing: object.dropLast())
+            line.writeBytes(members)
+            if members.last != UInt8(ascii: "{") { line.writeInteger(UInt8(ascii: ",")) }
+            line.writeStaticString("\"seq\":")
+            line.writeString(String(push.seq))
+            line.writeInteger(UInt8(ascii: "}"))
+            return line
+        }
     }
 }

@@ -54,23 +54,25 @@ public enum ChallengeChooser {
         return title.withUTF8 { bytes in
             var rendered: [UInt8] = []
             rendered.reserveCapacity(bytes.count + activityName.utf8.count + 8)
+            // The text between placeholders is copied a stretch at a time, not a byte at a time.
+            var copied = 0
             var index = 0
-            while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "{") {
-                    if Self.placeholder("{n}", at: index, in: bytes) {
-                        rendered.append(contentsOf: String(target).utf8)
-                        index += 3
-                        continue
-                    }
-                    if Self.placeholder("{activity}", at: index, in: bytes) {
-                        rendered.append(contentsOf: activityName.utf8)
-                        index += 10
-                        continue
-                    }
+            while let brace = bytes[index...].firstIndex(of: UInt8(ascii: "{")) {
+                let length: Int
+                if Self.placeholder("{n}", at: brace, in: bytes) {
+                    length = 3
+                } else if Self.placeholder("{activity}", at: brace, in: bytes) {
+                    length = 10
+                } else {
+                    index = brace + 1
+                    continue
                 }
-                rendered.append(bytes[index])
-                index += 1
+                rendered.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<brace]))
+                if length == 3 { rendered.append(contentsOf: String(target).utf8) } else { rendered.append(contentsOf: activityName.utf8) }
+                copied = brace + length
+                index = copied
             }
+            rendered.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
             return String(decoding: rendered, as: UTF8.self)
         }
     }

@@ -196,7 +196,7 @@ BEGIN
 END $$;
 
 CREATE FUNCTION laurel.announced_commit(user_id bigint, version bigint, last_seq bigint, fact_seq bigint, change json) RETURNS json
-    LANGUAGE sql IMMUTABLE
+    LANGUAGE sql STABLE
     AS $$
     SELECT CASE WHEN change IS NULL THEN json_build_array(user_id, version, last_seq)
                 ELSE json_build_array(user_id, version, last_seq, fact_seq, change) END

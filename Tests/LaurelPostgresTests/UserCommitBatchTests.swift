@@ -6,7 +6,7 @@ import Testing
 
 @testable import LaurelPostgres
 
-/// What a batch of commits looks like to `laurel.commit_changes`: the fields of sql/functions/store_changes.sql,
+/// What a batch of commits looks like to `laurel.commit_changes`: the fields of `laurel.commit_part` (sql/migrations/0013_commit_parts.sql),
 /// numbered parts, timestamps in microseconds, JSON values travelling as text.
 @Suite struct UserCommitBatchTests {
     static let decided = Date(timeIntervalSince1970: 1_781_546_400.123)

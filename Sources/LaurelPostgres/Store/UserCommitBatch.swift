@@ -3,7 +3,7 @@ import LaurelCore
 import LaurelJSON
 import LaurelStore
 
-/// A batch of commits as `laurel.commit_changes` takes it (sql/functions/store_changes.sql lists the fields): a JSON
+/// A batch of commits as `laurel.commit_changes` takes it (`laurel.commit_part`, sql/migrations/0013_commit_parts.sql, names the fields): a JSON
 /// array written straight into bytes, one object per commit, with the rows the rules decided. The answer kept for
 /// retries and the pushes travel as JSON themselves (a string of JSON escapes every quote of it, and a first LOG of
 /// the day carries 4-8 pushes); other values that are JSON (tiers, a snapshot) travel as strings. All are stored as

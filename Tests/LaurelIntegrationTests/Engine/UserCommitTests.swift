@@ -108,6 +108,52 @@ import Testing
         for user in users { #expect(try await Self.versionAndLogs(user) == "1/1") }
     }
 
+    /// What a LOG writes is stored by one statement; a batch with parts that write more (a log deleted, unlocks of a
+    /// deleted template removed, a recomputed snapshot) stores the rest in a second: every part whole either way, and
+    /// the second sees nothing of the first that the one statement they once were did not.
+    @Test func aBatchOfLogsAndOfWritesWithMoreStoresEveryPartWhole() async throws {
+        let plain = try await LaurelTestDatabase.createUser("mixed-plain")
+        let deleter = try await LaurelTestDatabase.createUser("mixed-deleter")
+        let templater = try await LaurelTestDatabase.createUser("mixed-templater")
+        let rebuilt = try await LaurelTestDatabase.createUser("mixed-rebuilt")
+        let pool = try await Self.poolWithCatalog()
+        _ = try await pool.withConnection { connection in
+            try PostgresStore.storeCommits(
+                [
+                    Self.commit(deleter, version: 0, logID: "old"),
+                    Self.commit(templater, version: 0, logID: "t-1", change: { $0.unlocks = ["tpl-old-1"] }),
+                ], on: connection)
+        }
+        let batch = [
+            Self.commit(plain, version: 0, logID: "p-1"),
+            Self.commit(deleter, version: 1, logID: "new", change: { $0.deletedLog = "old" }),
+            Self.commit(templater, version: 1, logID: "t-2", change: {
+                $0.unlocks = ["tpl-old-2"]
+                $0.deletedUnlockPrefixes = ["tpl-old"]
+            }),
+            Self.commit(rebuilt, version: 0, logID: "r-1", change: { $0.rebuilt = true }, snapshot: #"{"state":"recomputed"}"#),
+        ]
+        let results = try await pool.withConnection { connection in try PostgresStore.storeCommits(batch, on: connection) }
+        for result in results {
+            guard case .success(.committed) = result else {
+                Issue.record("not committed: \(result)")
+                return
+            }
+        }
+        #expect(try await Self.versionAndLogs(plain) == "1/1")
+        #expect(try await Self.versionAndLogs(deleter) == "2/2")
+        #expect(try await LaurelTestDatabase.scalar(
+            "SELECT string_agg(id, ',' ORDER BY id) FROM laurel.logs WHERE user_id = $1::bigint AND deleted_at IS NULL",
+            [.int(Int(deleter.id.rawValue))]) == "new")
+        #expect(try await LaurelTestDatabase.scalar(
+            "SELECT string_agg(achievement_id, ',' ORDER BY achievement_id) FROM laurel.unlocks WHERE user_id = $1::bigint",
+            [.int(Int(templater.id.rawValue))]) == "tpl-old-2", "the template's earlier unlock goes, the one this write made stays")
+        // The snapshot is stored at the version the write moved the user to, naming the logs before the write's own.
+        #expect(try await LaurelTestDatabase.scalar(
+            "SELECT version || ':' || last_log_seq FROM laurel.progress_snapshots WHERE user_id = $1::bigint",
+            [.int(Int(rebuilt.id.rawValue))]) == "1:0")
+    }
+
     @Test func aStoredSnapshotIsNeverReplacedByAnOlderOne() async throws {
         let user = try await LaurelTestDatabase.createUser("snapshot")
         let pool = try await Self.poolWithCatalog()
@@ -146,7 +192,8 @@ import Testing
     /// to its writes.
     static func commit(
         _ user: TestUser, version: Int64, logID: String, activity: String = "squats", amount: Int = 5, pushes: [PushDraft] = [],
-        change: (inout ProgressWrites) -> Void = { _ in }, announcing: (LatestDayScores) -> AnnouncedChange? = { _ in nil }
+        change: (inout ProgressWrites) -> Void = { _ in }, snapshot: String? = nil,
+        announcing: (LatestDayScores) -> AnnouncedChange? = { _ in nil }
     ) -> UserCommit {
         let at = decidedAt
         var writes = ProgressWrites()
@@ -161,7 +208,7 @@ import Testing
         change(&writes)
         return UserCommit(
             user: user.id, expectedVersion: version, writes: writes, decidedAt: at, pushes: pushes,
-            answer: #"{"log":{"id":"\#(logID)"},"duplicate":false}"#, snapshot: nil, scoresBefore: LatestDayScores(),
+            answer: #"{"log":{"id":"\#(logID)"},"duplicate":false}"#, snapshot: snapshot, scoresBefore: LatestDayScores(),
             announcing: announcing)
     }
 

@@ -2,7 +2,8 @@
 -- the logs, unlocks, pushes, scores and challenges) in the same transaction: lesson completions, events and reminders,
 -- log deletions, settings, custom activities, templates and their installs, and recomputed snapshots. `parts` are the
 -- places in `batch` of the committed parts that have any of these, with their new versions and their new facts'
--- seqs (drawn by laurel.store_changes).
+-- seqs (drawn by laurel.store_changes, whose `has_extras` names the fields that send a part here: it must name
+-- every field a statement below reads to decide whether a part has rows in it).
 --
 -- This runs as a statement after laurel.store_changes's, so it sees that one's rows; where the single statement the
 -- two once were did not, it leaves them out: a snapshot names the newest log before the write's own, and deleted

@@ -3,11 +3,11 @@ import LaurelCore
 import LaurelJSON
 import LaurelStore
 
-/// A batch of commits as `laurel.commit_changes` takes it (`laurel.commit_part`, sql/migrations/0013_commit_parts.sql, names the fields): a JSON
-/// array written straight into bytes, one object per commit, with the rows the rules decided. The answer kept for
-/// retries and the pushes travel as JSON themselves (a string of JSON escapes every quote of it, and a first LOG of
-/// the day carries 4-8 pushes); other values that are JSON (tiers, a snapshot) travel as strings. All are stored as
-/// sent.
+/// A batch of commits as `laurel.commit_changes` takes it (the type `laurel.commit_part`, in
+/// sql/migrations/0013_commit_parts.sql, names the fields): a JSON array written straight into bytes, one object per
+/// commit, with the rows the rules decided. The answer kept for retries and the pushes travel as JSON themselves (a
+/// string of JSON escapes every quote of it, and a first LOG of the day carries 4-8 pushes); other values that are
+/// JSON (tiers, a snapshot) travel as strings. All are stored as sent.
 enum UserCommitBatch {
     /// The batch's UTF-8 for the commits at `order`, each numbered by its place there (handed to libpq as it is).
     static func bytes(_ commits: [UserCommit], in order: [Int]) -> [UInt8] {

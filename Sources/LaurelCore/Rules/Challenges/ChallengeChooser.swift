@@ -58,18 +58,18 @@ public enum ChallengeChooser {
             var copied = 0
             var index = 0
             while let brace = bytes[index...].firstIndex(of: UInt8(ascii: "{")) {
-                let length: Int
+                let filled: (placeholder: StaticString, text: String)
                 if Self.placeholder("{n}", at: brace, in: bytes) {
-                    length = 3
+                    filled = ("{n}", String(target))
                 } else if Self.placeholder("{activity}", at: brace, in: bytes) {
-                    length = 10
+                    filled = ("{activity}", activityName)
                 } else {
                     index = brace + 1
                     continue
                 }
                 rendered.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<brace]))
-                if length == 3 { rendered.append(contentsOf: String(target).utf8) } else { rendered.append(contentsOf: activityName.utf8) }
-                copied = brace + length
+                rendered.append(contentsOf: filled.text.utf8)
+                copied = brace + filled.placeholder.utf8CodeUnitCount
                 index = copied
             }
             rendered.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))

@@ -86,7 +86,10 @@ BEGIN
                latest_scores = CASE WHEN parts.latest_score_day IS NOT NULL THEN parts.latest_scores ELSE g.latest_scores END,
                updated_at = now()
           FROM parts
-         WHERE g.user_id = parts.user_id AND g.version = parts.version AND NOT parts.taken
+         -- The batch's users named as keys of their own: a plan made once many users exist otherwise joins the
+         -- batch with the table's whole key (a merge join from its first user to the batch's last), every batch.
+         WHERE g.user_id = ANY (ARRAY(SELECT t.user_id FROM parts t))
+           AND g.user_id = parts.user_id AND g.version = parts.version AND NOT parts.taken
         RETURNING g.user_id AS bumped_user, g.version AS bumped_version, g.last_seq AS bumped_last_seq
     ), stored AS (
         -- A new fact's seq is drawn here, after its user's row is locked above, so that a user's facts get seqs in

@@ -62,6 +62,40 @@ import Testing
         }
     }
 
+    /// The version check reaches the batch's users' progress rows by key: with a plan made once many users exist (and
+    /// PostgreSQL knows it), a join of the batch with `laurel.progress` would otherwise walk the table's key from its
+    /// first user to the batch's last, every batch.
+    @Test func aCommitReadsOnlyItsOwnUsersProgressRowHoweverManyUsersThereAre() async throws {
+        try await LaurelTestDatabase.withFreshDatabase { pool in
+            try await PostgresStore(pool: pool).installCatalog(try ShippedCatalogs.load("standfit"))
+            try await pool.withConnection { connection in
+                try connection.execute("SELECT count(*) FROM generate_series(1, 1500) AS n, laurel.create_user('many-' || n, 'UTC')")
+                try connection.execute("ANALYZE laurel.progress")
+            }
+            // The newest user, so last by key.
+            let writer = try await Self.createUser("plan-last", on: pool)
+            try await pool.withConnection { connection in
+                // The plan is made in this transaction, knowing of 1,500 users.
+                try connection.execute("BEGIN")
+                let results = try PostgresStore.storeCommits([UserCommitTests.commit(writer, version: 0, logID: "first")], on: connection)
+                let read = try connection.query(
+                    """
+                    SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(c.oid)), 0) AS read
+                      FROM pg_class c
+                     WHERE c.oid = 'laurel.progress'::regclass
+                        OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'laurel.progress'::regclass)
+                    """).first
+                try connection.execute("COMMIT")
+                guard case .success(.committed(version: 1, lastSeq: _, factSeq: _, pushes: _)) = results[0] else {
+                    Issue.record("not committed: \(results[0])")
+                    return
+                }
+                let rows = try #require(read).int("read")
+                #expect(rows < 20, "the commit read \(rows) rows of laurel.progress (its indexes included)")
+            }
+        }
+    }
+
     static func createUser(_ prefix: String, on pool: PostgresPool) async throws -> TestUser {
         let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
         let row = try await pool.withConnection { connection in

@@ -1,5 +1,6 @@
 -- The rest of a batch's writes, after laurel.store_changes stored what a LOG writes (the version checked and moved on,
--- the logs, unlocks, pushes, scores and challenges) in the same transaction: lesson completions, events and reminders,
+-- the logs, unlocks, pushes and scores, and with laurel.store_challenge_changes the challenges and earlier days'
+-- scores) in the same transaction: lesson completions, events and reminders,
 -- log deletions, settings, custom activities, templates and their installs, and recomputed snapshots. `parts` are the
 -- places in `batch` of the committed parts that have any of these, with their new versions and their new facts'
 -- seqs (drawn by laurel.store_changes, whose `has_extras` names the fields that send a part here: it must name

@@ -4,11 +4,13 @@
 -- version (optimistic concurrency: any other writer moved it on), and the row moves to the next version in the same
 -- statement. Nothing here decides anything: the rows come as the server's rules made them.
 --
--- What a LOG writes is stored by the statement here; the rest (other facts, log deletions, settings, activities,
--- templates, snapshots) by a second, laurel.store_change_extras, run only for a batch that has any of it. A
--- statement's fixed cost grows with its parts, each made ready to run whether it has rows or not: with the rest in
--- it too, this statement cost every batch about 100 µs more of PostgreSQL's time (some 190 µs against 95 for an
--- empty batch, called 2,000 times in one session), rows or none.
+-- What nearly every LOG writes is stored by the statement here (the version moved on, the log, unlocks, pushes,
+-- figures, the latest day's scores); challenges chosen and completed and earlier days' scores by a second statement,
+-- laurel.store_challenge_changes, and the rest (other facts, log deletions, settings, activities, templates,
+-- snapshots) by a third, laurel.store_change_extras, each run only for a batch that has any of it. A statement's
+-- fixed cost grows with its parts and with the columns each carries, every one made ready to run in every batch,
+-- rows or none: with everything in it, this statement cost a batch of one LOG some 2.0 million instructions of
+-- PostgreSQL's; as it is, 1.6 million (a single-user backend under callgrind, scripts/bench-commit).
 --
 -- `batch` is a JSON array of parts (json, not jsonb: read once, and nested values keep their text), one per user,
 -- ordered by user (so that concurrent batches lock users' rows in one order), each with its place `n` in the batch;
@@ -36,20 +38,37 @@ DECLARE
     extra_parts integer[] := '{}';
     extra_versions bigint[] := '{}';
     extra_fact_seqs bigint[] := '{}';
+    -- The committed parts laurel.store_challenge_changes stores more of, field by field.
+    part_decided_us bigint;
+    part_scores json;
+    part_chosen json;
+    part_completed json;
+    challenge_users bigint[] := '{}';
+    challenge_decided bigint[] := '{}';
+    challenge_scores json[] := '{}';
+    challenge_chosen json[] := '{}';
+    challenge_completed json[] := '{}';
 BEGIN
-    FOR outcome, new_version, new_last_seq, fact_seq, part_user, announced, part_n, part_has_extras IN
-    WITH sent AS (
-        SELECT p.* FROM json_populate_recordset(NULL::laurel.commit_part, batch) AS p
-    ), parts AS (
+    FOR outcome, new_version, new_last_seq, fact_seq, part_user, announced, part_n, part_has_extras, part_decided_us, part_scores,
+        part_chosen, part_completed IN
+    WITH parts AS (
+        -- Only the fields the statement reads: every step of the plan is made ready for its columns in every batch.
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
         -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
         -- limit cannot become a pass over a whole table, whatever the plan thought of its size).
-        SELECT p.*, coalesce(cardinality(p.push_kinds), 0) AS push_count, seen.id IS NOT NULL AS taken,
+        SELECT p.n, p.user_id, p.version, p.reloads, p.rebuilt, p.fact_kind, p.fact_id, p.activity, p.amount, p.at_us, p.day,
+               p.local_hour, p.note, p.requested_us, p.response, p.unlocks, p.decided_us, p.push_kinds, p.push_data, p.has_figures,
+               p.xp, p.level, p.max_level, p.current_streak, p.longest_streak, p.streak_freezes, p.streak_at_risk, p.last_active_day,
+               p.streak_holds_through, p.challenge_xp, p.unlocked, p.total_logs, p.active_days, p.goal_met_week, p.allowance,
+               p.allowance_us, p.latest_score_day, p.latest_scores, p.scores, p.chosen, p.completed, p.announce,
+               coalesce(cardinality(p.push_kinds), 0) AS push_count, seen.id IS NOT NULL AS taken,
                -- What laurel.store_change_extras stores after this statement (rare: a LOG has none of it).
                (p.fact_kind IN ('lesson', 'event', 'reminder') OR p.deleted_log IS NOT NULL OR p.settings_zone IS NOT NULL
                 OR p.custom_activity IS NOT NULL OR p.templates IS NOT NULL OR p.deleted_templates IS NOT NULL
-                OR p.deleted_unlock_prefixes IS NOT NULL OR p.installed_listing IS NOT NULL OR p.snapshot IS NOT NULL) AS has_extras
-          FROM sent p
+                OR p.deleted_unlock_prefixes IS NOT NULL OR p.installed_listing IS NOT NULL OR p.snapshot IS NOT NULL) AS has_extras,
+               -- What laurel.store_challenge_changes stores after it (a few LOGs a day).
+               (p.scores IS NOT NULL OR p.chosen IS NOT NULL OR p.completed IS NOT NULL) AS has_challenges
+          FROM json_populate_recordset(NULL::laurel.commit_part, batch) AS p
           LEFT JOIN LATERAL (
               SELECT l.id FROM laurel.logs l WHERE p.fact_kind = 'log' AND l.user_id = p.user_id AND l.id = p.fact_id
               UNION ALL
@@ -60,7 +79,7 @@ BEGIN
               SELECT r.id FROM laurel.reminders r WHERE p.fact_kind = 'reminder' AND r.user_id = p.user_id AND r.id = p.fact_id
               LIMIT 1
           ) AS seen ON true
-    ), bumped AS (
+    ), stored AS (
         UPDATE laurel.progress g
            SET version = g.version + 1,
                last_seq = g.last_seq + parts.push_count,
@@ -90,33 +109,25 @@ BEGIN
          -- batch with the table's whole key (a merge join from its first user to the batch's last), every batch.
          WHERE g.user_id = ANY (ARRAY(SELECT t.user_id FROM parts t))
            AND g.user_id = parts.user_id AND g.version = parts.version AND NOT parts.taken
-        RETURNING g.user_id AS bumped_user, g.version AS bumped_version, g.last_seq AS bumped_last_seq
-    ), stored AS (
-        -- A new fact's seq is drawn here, after its user's row is locked above, so that a user's facts get seqs in
-        -- the order they commit (a catch-up reads the facts after the newest seq it counted), and the answer carries
-        -- it without joining the inserted rows back to their parts.
-        SELECT parts.*, bumped.bumped_version, bumped.bumped_last_seq,
-               'epoch'::timestamptz + parts.decided_us * interval '1 microsecond' AS decided_at,
-               CASE parts.fact_kind
-                   WHEN 'log' THEN nextval('laurel.logs_seq_seq')
-                   WHEN 'lesson' THEN nextval('laurel.lesson_completions_seq_seq')
-                   WHEN 'event' THEN nextval('laurel.reported_events_seq_seq')
-                   WHEN 'reminder' THEN nextval('laurel.reminders_seq_seq') END AS new_fact_seq
-          FROM parts JOIN bumped ON bumped.bumped_user = parts.user_id
+        -- What the rows below store of each committed part, straight from the row the update joined it with. A new
+        -- fact's seq is drawn here, after its user's row is locked, so that a user's facts get seqs in the order
+        -- they commit (a catch-up reads the facts after the newest seq it counted), and the answer carries it
+        -- without joining the inserted rows back to their parts.
+        RETURNING parts.n, g.user_id, g.version AS bumped_version, g.last_seq AS bumped_last_seq, parts.fact_kind, parts.fact_id,
+                  parts.activity, parts.amount, parts.at_us, parts.day, parts.local_hour, parts.note, parts.requested_us,
+                  parts.response, parts.unlocks, parts.push_kinds, parts.push_data, parts.push_count,
+                  'epoch'::timestamptz + parts.decided_us * interval '1 microsecond' AS decided_at,
+                  CASE parts.fact_kind
+                      WHEN 'log' THEN nextval('laurel.logs_seq_seq')
+                      WHEN 'lesson' THEN nextval('laurel.lesson_completions_seq_seq')
+                      WHEN 'event' THEN nextval('laurel.reported_events_seq_seq')
+                      WHEN 'reminder' THEN nextval('laurel.reminders_seq_seq') END AS new_fact_seq
     ), new_logs AS (
         INSERT INTO laurel.logs (user_id, id, seq, activity_id, amount, at, day, local_hour, note, requested_at, response)
         OVERRIDING SYSTEM VALUE
         SELECT s.user_id, s.fact_id, s.new_fact_seq, s.activity, s.amount, 'epoch'::timestamptz + s.at_us * interval '1 microsecond',
                s.day, s.local_hour, s.note, 'epoch'::timestamptz + s.requested_us * interval '1 microsecond', s.response
           FROM stored s WHERE s.fact_kind = 'log'
-    ), scores AS (
-        INSERT INTO laurel.earlier_day_scores AS k (user_id, day, board, score, reached_at)
-        SELECT s.user_id, x.day, x.board, x.delta, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
-          FROM stored s CROSS JOIN LATERAL json_to_recordset(s.scores) AS x(day date, board text, delta bigint, reached_us bigint)
-         WHERE s.scores IS NOT NULL
-        ON CONFLICT (user_id, day, board) DO UPDATE
-           SET score = k.score + EXCLUDED.score,
-               reached_at = CASE WHEN EXCLUDED.score > 0 THEN EXCLUDED.reached_at ELSE k.reached_at END
     ), unlocks_added AS (
         INSERT INTO laurel.unlocks (user_id, achievement_id, unlocked_at)
         SELECT s.user_id, unlocked.id, s.decided_at FROM stored s CROSS JOIN LATERAL unnest(s.unlocks) AS unlocked(id)
@@ -125,24 +136,6 @@ BEGIN
         SELECT s.user_id, s.bumped_last_seq - s.push_count + pushed.n, pushed.kind, pushed.data
           FROM stored s
          CROSS JOIN LATERAL unnest(s.push_kinds, ARRAY(SELECT json_array_elements(s.push_data))) WITH ORDINALITY AS pushed(kind, data, n)
-    ), chosen AS (
-        INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, activity_id, hour, chosen_at, completed_at)
-        SELECT s.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour, s.decided_at,
-               CASE WHEN x.completed THEN s.decided_at END
-          FROM stored s
-         CROSS JOIN LATERAL json_to_recordset(s.chosen) AS x(period text, period_start date, slot smallint, kind text, title text,
-                                                              target integer, xp integer, activity_id text, hour smallint, completed boolean)
-         WHERE s.chosen IS NOT NULL
-    ), completions AS (
-        -- Decided at the version they are stored at, so still open; the condition keeps a completion permanent
-        -- anyway.
-        UPDATE laurel.challenges c SET completed_at = s.decided_at
-          FROM stored s
-         CROSS JOIN LATERAL json_to_recordset(s.completed) AS done(period text, period_start date, slot smallint)
-         WHERE c.user_id = ANY (ARRAY(SELECT t.user_id FROM stored t WHERE t.completed IS NOT NULL))
-           AND c.user_id = s.user_id AND c.period = done.period AND c.period_start = done.period_start AND c.slot = done.slot
-           AND c.completed_at IS NULL
-    
     )
     SELECT CASE WHEN s.user_id IS NOT NULL THEN 'committed'
                 WHEN p.taken THEN 'duplicate'
@@ -154,7 +147,11 @@ BEGIN
            p.user_id,
            CASE WHEN s.user_id IS NOT NULL THEN p.announce END,
            p.n,
-           s.user_id IS NOT NULL AND p.has_extras
+           s.user_id IS NOT NULL AND p.has_extras,
+           CASE WHEN s.user_id IS NOT NULL AND p.has_challenges THEN p.decided_us END,
+           p.scores,
+           p.chosen,
+           p.completed
       FROM parts p
       LEFT JOIN stored s ON s.n = p.n
       LEFT JOIN LATERAL (
@@ -162,6 +159,13 @@ BEGIN
       ) AS known ON true
      ORDER BY p.n
     LOOP
+        IF part_decided_us IS NOT NULL THEN
+            challenge_users := challenge_users || part_user;
+            challenge_decided := challenge_decided || part_decided_us;
+            challenge_scores := challenge_scores || part_scores;
+            challenge_chosen := challenge_chosen || part_chosen;
+            challenge_completed := challenge_completed || part_completed;
+        END IF;
         IF part_has_extras THEN
             extra_parts := extra_parts || part_n;
             extra_versions := extra_versions || new_version;
@@ -169,6 +173,9 @@ BEGIN
         END IF;
         RETURN NEXT;
     END LOOP;
+    IF cardinality(challenge_users) > 0 THEN
+        PERFORM laurel.store_challenge_changes(challenge_users, challenge_decided, challenge_scores, challenge_chosen, challenge_completed);
+    END IF;
     IF cardinality(extra_parts) > 0 THEN
         PERFORM laurel.store_change_extras(batch, extra_parts, extra_versions, extra_fact_seqs);
     END IF;

@@ -116,12 +116,19 @@ import Testing
         let deleter = try await LaurelTestDatabase.createUser("mixed-deleter")
         let templater = try await LaurelTestDatabase.createUser("mixed-templater")
         let rebuilt = try await LaurelTestDatabase.createUser("mixed-rebuilt")
+        let chooser = try await LaurelTestDatabase.createUser("mixed-chooser")
+        let completer = try await LaurelTestDatabase.createUser("mixed-completer")
         let pool = try await Self.poolWithCatalog()
+        let day = LocalDay(year: 2026, month: 9, day: 21)!
+        let logFive = ChallengeChoice(slot: 0, kind: .logsToday, period: .daily, periodStart: day, target: 5, xp: 20, title: "Log 5 exercises today")
+        let squats = ChallengeChoice(
+            slot: 1, kind: .amountToday, period: .daily, periodStart: day, target: 20, xp: 20, title: "Do 20 Squats today", activity: "squats")
         _ = try await pool.withConnection { connection in
             try PostgresStore.storeCommits(
                 [
                     Self.commit(deleter, version: 0, logID: "old"),
                     Self.commit(templater, version: 0, logID: "t-1", change: { $0.unlocks = ["tpl-old-1"] }),
+                    Self.commit(completer, version: 0, logID: "c-1", change: { $0.challengesChosen = [StoredChallenge(choice: logFive, completedAt: nil)] }),
                 ], on: connection)
         }
         let batch = [
@@ -132,6 +139,11 @@ import Testing
                 $0.deletedUnlockPrefixes = ["tpl-old"]
             }),
             Self.commit(rebuilt, version: 0, logID: "r-1", change: { $0.rebuilt = true }, snapshot: #"{"state":"recomputed"}"#),
+            // Challenges chosen (one complete as it is chosen) and one chosen before completed.
+            Self.commit(chooser, version: 0, logID: "ch-1", change: {
+                $0.challengesChosen = [StoredChallenge(choice: logFive, completedAt: Self.decidedAt), StoredChallenge(choice: squats, completedAt: nil)]
+            }),
+            Self.commit(completer, version: 1, logID: "c-2", change: { $0.challengesCompleted = [logFive] }),
         ]
         let results = try await pool.withConnection { connection in try PostgresStore.storeCommits(batch, on: connection) }
         for result in results {
@@ -152,6 +164,13 @@ import Testing
         #expect(try await LaurelTestDatabase.scalar(
             "SELECT version || ':' || last_log_seq FROM laurel.progress_snapshots WHERE user_id = $1::bigint",
             [.int(Int(rebuilt.id.rawValue))]) == "1:0")
+        let challenges = """
+            SELECT string_agg(slot || ':' || kind || ':' || (completed_at IS NOT NULL), ',' ORDER BY slot)
+              FROM laurel.challenges WHERE user_id = $1::bigint AND period = 'daily' AND period_start = '2026-09-21'
+            """
+        #expect(try await LaurelTestDatabase.scalar(challenges, [.int(Int(chooser.id.rawValue))]) == "0:logs_today:true,1:amount_today:false")
+        #expect(try await LaurelTestDatabase.scalar(challenges, [.int(Int(completer.id.rawValue))]) == "0:logs_today:true")
+        #expect(try await Self.versionAndLogs(completer) == "2/2")
     }
 
     @Test func aStoredSnapshotIsNeverReplacedByAnOlderOne() async throws {

@@ -75,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
                 if !noMigrate { try await SchemaMigrator(pool: pool, logger: logger).migrate(SchemaFiles.shipped()) }
                 let store = PostgresStore(
                     pool: pool, maxCommitBatch: max(1, try Setting.integer(commitBatch, env: "LAUREL_COMMIT_BATCH", default: 256)),
-                    commitFlushers: max(1, try Setting.integer(commitFlushers, env: "LAUREL_COMMIT_FLUSHERS", default: 2)))
+                    commitFlushers: max(1, try Setting.integer(commitFlushers, env: "LAUREL_COMMIT_FLUSHERS", default: 2)),
+                    metrics: metrics.factory)
                 try await store.installCatalog(loadedCatalog)
                 try await store.recordLimits(configuration.limits)
                 // Before listening: a fresh instance's first requests should not pay for opening connections.

@@ -1,3 +1,5 @@
+import CoreMetrics
+import Metrics
 import Synchronization
 
 /// Gathers the writes of many callers that arrive together and stores them as one batch, in one statement and one
@@ -21,17 +23,29 @@ final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
     private let line: Mutex<GroupCommitLine<Waiting>>
     private let pool: PostgresPool
     private let flush: Flush
+    /// How many writes each batch held (`laurel_commit_batch_writes`) and how long its statement took
+    /// (`laurel_commit_batch_seconds`): with one flusher a batch holds what arrived while the last one ran, so the
+    /// two together show where a commit's latency comes from.
+    private let batchWrites: Recorder
+    private let batchDuration: CoreMetrics.Timer
 
     /// - Parameters:
     ///   - pool: where batches run.
     ///   - maxBatch: the most writes in one batch.
     ///   - maxFlushers: the most batches in flight at once (each holds one pool connection).
     ///   - backlogPerFlusher: how many writes must wait for each running flusher before another one starts.
+    ///   - metrics: where the batches' sizes and statement times go; nil for the process's metrics system.
     ///   - flush: stores one batch; runs on a database thread.
-    init(pool: PostgresPool, maxBatch: Int = 256, maxFlushers: Int = 2, backlogPerFlusher: Int = 64, flush: @escaping Flush) {
+    init(
+        pool: PostgresPool, maxBatch: Int = 256, maxFlushers: Int = 2, backlogPerFlusher: Int = 64, metrics: (any MetricsFactory)? = nil,
+        flush: @escaping Flush
+    ) {
         self.pool = pool
         self.line = Mutex(GroupCommitLine(maxBatch: maxBatch, maxFlushers: maxFlushers, backlogPerFlusher: backlogPerFlusher))
         self.flush = flush
+        let factory = metrics ?? MetricsSystem.factory
+        batchWrites = Recorder(label: "laurel_commit_batch_writes", factory: factory)
+        batchDuration = CoreMetrics.Timer(label: "laurel_commit_batch_seconds", factory: factory)
     }
 
     /// Stores `write` with the next batch; returns its outcome once the batch has committed.
@@ -54,6 +68,9 @@ final class GroupCommit<Write: Sendable, Outcome: Sendable>: Sendable {
     private func drain(on connection: PostgresConnection) {
         while let batch = line.withLock({ $0.nextBatch() }) {
             do {
+                batchWrites.record(batch.count)
+                let started = ContinuousClock.now
+                defer { batchDuration.record(duration: .now - started) }
                 let outcomes = try flush(batch.map(\.write), connection)
                 guard outcomes.count == batch.count else {
                     throw PostgresError.decoding("a batch of \(batch.count) writes got \(outcomes.count) outcomes")

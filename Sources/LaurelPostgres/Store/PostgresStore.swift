@@ -1,6 +1,7 @@
 import LaurelCore
 import LaurelStore
 import Logging
+import CoreMetrics
 
 /// The store on PostgreSQL: reads run in a repeatable-read transaction on a pooled connection, on the pool's own
 /// thread; every write of a user is one ``UserCommit``, stored by `laurel.commit_changes` (sql/functions) at the
@@ -13,9 +14,12 @@ public final class PostgresStore: LaurelStore {
     ///   - pool: the connections every unit of work runs on.
     ///   - maxCommitBatch: the most writes of different users stored in one transaction.
     ///   - commitFlushers: the most such batches in flight at once.
-    public init(pool: PostgresPool, maxCommitBatch: Int = 256, commitFlushers: Int = 2) {
+    ///   - metrics: where the commit batches' sizes and times go (`laurel_commit_batch_writes`,
+    ///     `laurel_commit_batch_seconds`); nil for the process's metrics system.
+    public init(pool: PostgresPool, maxCommitBatch: Int = 256, commitFlushers: Int = 2, metrics: (any MetricsFactory)? = nil) {
         self.pool = pool
-        self.commits = GroupCommit(pool: pool, maxBatch: maxCommitBatch, maxFlushers: commitFlushers, flush: Self.storeCommits)
+        self.commits = GroupCommit(
+            pool: pool, maxBatch: maxCommitBatch, maxFlushers: commitFlushers, metrics: metrics, flush: Self.storeCommits)
     }
 
     /// Opens every pool connection and plans on each the statements of every LOG (an empty batch stores nothing, and

@@ -65,6 +65,8 @@ public final class ServerMetrics: Sendable {
             .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
             .seconds(2.5), .seconds(5), .seconds(10),
         ]
+        // A commit batch holds one write up to the batch limit (256 by default).
+        factory.valueHistogramBuckets["laurel_commit_batch_writes"] = [1, 2, 4, 8, 16, 32, 64, 128, 256]
         self.registry = registry
         self.factory = factory
         func counter(_ name: String, _ dimensions: [(String, String)] = []) -> CoreMetrics.Counter {

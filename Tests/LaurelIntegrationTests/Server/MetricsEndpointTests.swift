@@ -37,6 +37,10 @@ import Testing
         #expect(lines.contains { $0.hasPrefix(#"laurel_request_duration_seconds_bucket{verb="LOG",le="+Inf"} 2"#) })
         #expect((value("laurel_db_pool_wait_seconds_count") ?? 0) > 0, "the pool reports its waits")
         #expect(value("laurel_db_pool_queue_depth") != nil)
+        // Each commit batch's size and statement time: the day's challenges and the LOG, a batch each.
+        #expect(value("laurel_commit_batch_writes_count") == 2, "\(metrics.body)")
+        #expect(value(#"laurel_commit_batch_writes_bucket{le="1.0"}"#) == 2)
+        #expect(value("laurel_commit_batch_seconds_count") == 2)
         #expect(value(#"laurel_errors_total{code="not_found"}"#) == 1)
         #expect(value("laurel_connections_open") == 1)
         #expect(value(#"laurel_writes_total{route="session_version"}"#) == 2, "the day's challenges chosen, and the LOG")

@@ -36,6 +36,66 @@ import Testing
         _ = try? channel.finish()
     }
 
+    /// A channel whose client has not authenticated, with an auth timeout of 1 s.
+    static func unauthenticatedChannel() throws -> (EmbeddedChannel, ConnectionExpiry) {
+        let expiry = ConnectionExpiry()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(
+            ConnectionLifecycleHandler(authTimeout: .seconds(1), idleTimeout: .seconds(60), expiry: expiry))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return (channel, expiry)
+    }
+
+    @Test func anAuthTakenInTimeIsAnsweredThoughTheAnswerComesAfterTheAuthTimeout() throws {
+        let (channel, expiry) = try Self.unauthenticatedChannel()
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(500))
+        channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthStarted())
+        // AUTHs from one address wait for each other: this one is decided 2 s later.
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(expiry.reason == nil, "closed with its AUTH in flight")
+        channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.Authenticated())
+        channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthAnswered())
+        channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(expiry.reason == nil)
+        _ = try? channel.finish()
+    }
+
+    @Test func anAuthTakenInTimeThatFailsAfterTheAuthTimeoutEndsTheConnectionAtItsAnswer() throws {
+        let (channel, expiry) = try Self.unauthenticatedChannel()
+        channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthStarted())
+        channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthStarted())
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(expiry.reason == nil)
+        // The first answer after the timeout decides, whatever else is in flight.
+        channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthAnswered())
+        #expect(expiry.reason == "auth_timeout")
+        _ = try? channel.finish()
+    }
+
+    @Test func withoutAnAuthInFlightTheAuthTimeoutEndsTheConnection() throws {
+        let (channel, expiry) = try Self.unauthenticatedChannel()
+        // An AUTH answered (refused) in time does not stop the timeout.
+        channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthStarted())
+        channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthAnswered())
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(999))
+        #expect(expiry.reason == nil)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(2))
+        #expect(expiry.reason == "auth_timeout")
+        _ = try? channel.finish()
+    }
+
+    @Test func anAuthIsATagThenTheVerbInAnyCase() {
+        func isAuth(_ line: String) -> Bool { ConnectionLifecycleHandler.isAuth(.line(ByteBuffer(string: line))) }
+        #expect(isAuth(#"a1 AUTH {"token":"x"}"#))
+        #expect(isAuth("a1 auth {}"))
+        #expect(isAuth("a1 Auth"))
+        #expect(!isAuth("a1 AUTHX {}"))
+        #expect(!isAuth("a1 PING"))
+        #expect(!isAuth(#"AUTH {"token":"x"}"#), "no tag: not a request the connection answers as AUTH")
+        #expect(!isAuth(" AUTH {}"))
+        #expect(!ConnectionLifecycleHandler.isAuth(.lineTooLong))
+    }
+
     @Test func aConnectionThatOnlyReadsOnceIsClosedAfterTheIdleTime() throws {
         let (channel, expiry) = try Self.connectedChannel(idleTimeout: .seconds(2))
         try channel.writeInbound(InboundFrame.line(ByteBuffer(string: "p1 PING")))

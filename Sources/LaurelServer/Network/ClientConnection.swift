@@ -58,10 +58,13 @@ struct ClientConnection {
                         // then sit idle; answering it in a task of its own gives that memory back when it is done.
                         // (Not an `async let`: its child task is laid out in this task's memory, which kept about
                         // 1.3 KB more for every idle connection, measured with heaptrack.)
+                        let isAuth = ConnectionLifecycleHandler.isAuth(frame)
+                        if isAuth { channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthStarted()) }
                         await services.authentications.enter()
                         let authentication = Task { await answer(frame, state: state, lineWriter: lineWriter, logger: logger) }
                         next = await withTaskCancellationHandler { await authentication.value } onCancel: { authentication.cancel() }
                         services.authentications.leave()
+                        if isAuth { channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthAnswered()) }
                     } else {
                         next = await answer(frame, state: state, lineWriter: lineWriter, logger: logger)
                     }

@@ -16,7 +16,8 @@ final class ConnectionExpiry: Sendable {
     }
 }
 
-/// Ends connections that should not stay open: one that did not authenticate within `authTimeout`, one idle
+/// Ends connections that should not stay open: one that did not authenticate within `authTimeout` (an AUTH taken
+/// before it ran out is answered first, and ends the connection only if it did not authenticate it), one idle
 /// for `idleTimeout` (nothing read and nothing written: a request the server takes long over, or a push, is not
 /// idleness), and one whose server shuts down. In each case it only stops reading: the requests already
 /// received are answered, then the connection's one ordered writer says `BYE` (with the reason noted in
@@ -30,12 +31,23 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
 
     /// Sent down the pipeline by the connection once AUTH succeeded.
     struct Authenticated: Sendable {}
+    /// Sent by the connection when it takes an AUTH to answer, and when it has answered it (whatever the answer): the
+    /// client sent AUTH in time if it was read before the auth timeout (protocol.md), however long the server takes
+    /// to answer it (AUTHs from one address wait for each other's decisions), so the timeout waits for its answer.
+    struct AuthStarted: Sendable {}
+    struct AuthAnswered: Sendable {}
 
     private let authTimeout: TimeAmount
     private let idleTimeout: TimeAmount
     private let expiry: ConnectionExpiry
     private var authTimer: Scheduled<Void>?
     private var idleTimer: Scheduled<Void>?
+    private var authenticated = false
+    /// AUTHs taken and not yet answered.
+    private var authsInFlight = 0
+    /// The auth timeout passed while an AUTH was in flight: the connection ends at the next AUTH answered unless
+    /// that one authenticated it (one answer, so that AUTHs sent one after another cannot hold it open).
+    private var authOverdue = false
     /// When the connection last received or sent something (sent: at a flush, when the lines written before it
     /// leave). A read or a flush only notes the time: the idle timer, when it fires, schedules itself again for the
     /// rest of the idle time (cancelling and scheduling a timer on every request cost a tenth of a LOG's CPU on the
@@ -80,8 +92,18 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case is Authenticated:
+            authenticated = true
+            authOverdue = false
             authTimer?.cancel()
             authTimer = nil
+        case is AuthStarted:
+            authsInFlight += 1
+        case is AuthAnswered:
+            authsInFlight = max(0, authsInFlight - 1)
+            if authOverdue, !authenticated {
+                expiry.note("auth_timeout")
+                stopReading(context: context)
+            }
         case is ChannelShouldQuiesceEvent:
             stopReading(context: context)
         default:
@@ -90,8 +112,8 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     private func startTimers(context: ChannelHandlerContext) {
-        guard authTimer == nil else { return }
-        authTimer = schedule(after: authTimeout, context: context, reason: "auth_timeout")
+        guard authTimer == nil, !authenticated else { return }
+        authTimer = scheduleAuthTimeout(context: context)
         lastActivity = context.eventLoop.now
         scheduleIdleTimer(at: lastActivity + idleTimeout, context: context)
     }
@@ -123,13 +145,29 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
     }
 
-    private func schedule(after delay: TimeAmount, context: ChannelHandlerContext, reason: String) -> Scheduled<Void> {
+    /// Ends the connection when the auth timeout is up, or, with an AUTH in flight then, at its answer.
+    private func scheduleAuthTimeout(context: ChannelHandlerContext) -> Scheduled<Void> {
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let contextBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        let expiry = self.expiry
-        return context.eventLoop.scheduleTask(in: delay) {
-            expiry.note(reason)
-            loopBound.value.stopReading(context: contextBound.value)
+        return context.eventLoop.scheduleTask(in: authTimeout) {
+            let handler = loopBound.value
+            guard !handler.authenticated else { return }
+            guard handler.authsInFlight == 0 else {
+                handler.authOverdue = true
+                return
+            }
+            handler.expiry.note("auth_timeout")
+            handler.stopReading(context: contextBound.value)
+        }
+    }
+
+    /// Whether `frame` is an AUTH request: a tag, a space and the verb, in any case, then a space or the line's end.
+    static func isAuth(_ frame: InboundFrame) -> Bool {
+        guard case .line(let line) = frame else { return false }
+        return line.withUnsafeReadableBytes { bytes in
+            guard let space = bytes.firstIndex(of: UInt8(ascii: " ")), space > 0 else { return false }
+            let verb = bytes[(space + 1)...].prefix { $0 != UInt8(ascii: " ") }
+            return verb.count == 4 && zip(verb, "AUTH".utf8).allSatisfy { $0 & 0xDF == $1 }
         }
     }
 }

@@ -112,6 +112,37 @@ import Testing
         }
     }
 
+    /// AUTHs from one address wait for each other's decisions (the address's allowance row is locked until a
+    /// decision commits), so when many clients of one address connect at once, the last ones' answers can come after
+    /// the auth timeout. They sent AUTH in time (protocol.md): they are answered, and stay.
+    @Test func anAuthSentInTimeButAnsweredAfterTheAuthTimeoutKeepsItsConnection() async throws {
+        let user = try await LaurelTestDatabase.createUser("auth-late")
+        let address = "198.18.0.4"
+        var configuration = Self.configuration
+        configuration.authTimeout = .seconds(1)
+        try await TestServer.run(configuration: configuration) { port in
+            let pool = try await LaurelTestDatabase.admin()
+            try await pool.withConnection { connection in
+                try connection.execute("INSERT INTO laurel.auth_failures (source) VALUES ($1::inet)", [.text(address)])
+            }
+            // Another decision on the address's row, which takes 2.5 s.
+            let locker = Task {
+                try await pool.withConnection { connection in
+                    try connection.transaction { connection in
+                        try connection.execute("SELECT 1 FROM laurel.auth_failures WHERE source = $1::inet FOR UPDATE", [.text(address)])
+                        try connection.execute("SELECT pg_sleep(2.5)")
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let client = try await Self.connect(port: port, from: address)
+            let answer = try await client.request("AUTH", ["token": .string(user.token)])
+            #expect(answer.kind == "OK", "\(answer.raw)")
+            try await locker.value
+            #expect(try await client.pingSucceeds(), "closed after the AUTH's answer")
+        }
+    }
+
     @Test func aConnectionWithoutAValidHeaderIsClosedUnanswered() async throws {
         try await TestServer.run(configuration: Self.configuration) { port in
             for opening in ["a1 PING\n", "PROXY TCP4 nonsense\r\na1 PING\n", "GET / HTTP/1.1\r\n\r\n"] {

@@ -38,11 +38,7 @@ public struct RequestLineParser: Sendable {
     }
 
     private func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<RequestLine, TaggedProtocolError> {
-        let space = UInt8(ascii: " ")
-        // A line of one word has no tag: the word may as well be a verb typed without one.
-        guard let tagEnd = bytes.firstIndex(of: space),
-            (1...Self.maximumTagLength).contains(tagEnd), bytes[..<tagEnd].allSatisfy(Self.isTagByte)
-        else {
+        guard let tagEnd = Self.tagEnd(in: bytes) else {
             return .failure(TaggedProtocolError(tag: "*", error: .badRequest("missing or malformed tag")))
         }
         let tag = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<tagEnd]), as: UTF8.self)
@@ -50,12 +46,10 @@ public struct RequestLineParser: Sendable {
             .failure(TaggedProtocolError(tag: tag, error: error))
         }
 
-        let verbStart = tagEnd + 1
-        let verbEnd = bytes[verbStart...].firstIndex(of: space) ?? bytes.count
-        let verbBytes = bytes[verbStart..<verbEnd]
-        guard (1...Self.maximumVerbLength).contains(verbBytes.count), verbBytes.allSatisfy(Self.isVerbByte) else {
+        guard let verbEnd = Self.verbEnd(in: bytes, afterTagEndingAt: tagEnd) else {
             return failure(.badRequest("missing or malformed verb"))
         }
+        let verbBytes = bytes[(tagEnd + 1)..<verbEnd]
         let verbAsSent = String(decoding: UnsafeBufferPointer(rebasing: verbBytes), as: UTF8.self)
         let verb = verbAsSent.uppercased()
         guard knownVerbs.contains(verb) else {
@@ -77,6 +71,34 @@ public struct RequestLineParser: Sendable {
         } catch {
             return failure(.badRequest("the argument is not valid JSON: \(error.reason) at byte \(verbEnd + 1 + error.offset)"))
         }
+    }
+
+    /// The verb of `line`, in upper case, when its tag and verb are well formed (the argument unread): a look at a
+    /// request before it is parsed whole, as ``parse(_:)`` would name it.
+    public static func verb(of line: ByteBuffer) -> String? {
+        line.withUnsafeReadableBytes { raw in
+            let bytes = UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count)
+            guard let tagEnd = tagEnd(in: bytes), let verbEnd = verbEnd(in: bytes, afterTagEndingAt: tagEnd) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[(tagEnd + 1)..<verbEnd]), as: UTF8.self).uppercased()
+        }
+    }
+
+    /// Where a well-formed tag ends (the space after it). A line of one word has no tag: the word may as well be a
+    /// verb typed without one.
+    private static func tagEnd(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let tagEnd = bytes.firstIndex(of: UInt8(ascii: " ")),
+            (1...maximumTagLength).contains(tagEnd), bytes[..<tagEnd].allSatisfy(isTagByte)
+        else { return nil }
+        return tagEnd
+    }
+
+    /// Where a well-formed verb after the tag ends (the space after it, or the line's end).
+    private static func verbEnd(in bytes: UnsafeBufferPointer<UInt8>, afterTagEndingAt tagEnd: Int) -> Int? {
+        let verbStart = tagEnd + 1
+        let verbEnd = bytes[verbStart...].firstIndex(of: UInt8(ascii: " ")) ?? bytes.count
+        let verbBytes = bytes[verbStart..<verbEnd]
+        guard (1...maximumVerbLength).contains(verbBytes.count), verbBytes.allSatisfy(isVerbByte) else { return nil }
+        return verbEnd
     }
 
     private static func isTagByte(_ byte: UInt8) -> Bool {

@@ -93,7 +93,6 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         switch event {
         case is Authenticated:
             authenticated = true
-            authOverdue = false
             authTimer?.cancel()
             authTimer = nil
         case is AuthStarted:
@@ -112,7 +111,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     private func startTimers(context: ChannelHandlerContext) {
-        guard authTimer == nil, !authenticated else { return }
+        guard authTimer == nil else { return }
         authTimer = scheduleAuthTimeout(context: context)
         lastActivity = context.eventLoop.now
         scheduleIdleTimer(at: lastActivity + idleTimeout, context: context)
@@ -161,14 +160,10 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         }
     }
 
-    /// Whether `frame` is an AUTH request: a tag, a space and the verb, in any case, then a space or the line's end.
+    /// Whether `frame` is an AUTH request, as the request parser names its verb.
     static func isAuth(_ frame: InboundFrame) -> Bool {
         guard case .line(let line) = frame else { return false }
-        return line.withUnsafeReadableBytes { bytes in
-            guard let space = bytes.firstIndex(of: UInt8(ascii: " ")), space > 0 else { return false }
-            let verb = bytes[(space + 1)...].prefix { $0 != UInt8(ascii: " ") }
-            return verb.count == 4 && zip(verb, "AUTH".utf8).allSatisfy { $0 & 0xDF == $1 }
-        }
+        return RequestLineParser.verb(of: line) == "AUTH"
     }
 }
 

@@ -305,11 +305,11 @@ BEGIN
      WHERE g.user_id = p_user;
 END $$;
 
-CREATE FUNCTION laurel.commit_changes(batch json, isolated boolean DEFAULT false) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, committed_us bigint, detail text)
+CREATE FUNCTION laurel.commit_changes(batch laurel.commit_part[], isolated boolean DEFAULT false) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, committed_us bigint, detail text)
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    part json;
+    part laurel.commit_part;
     part_user bigint;
     announced json;
     -- [user_id, version, last_seq] of each committed part ([user_id, version, last_seq, fact_seq, change] when the
@@ -326,12 +326,12 @@ BEGIN
             RETURN NEXT;
         END LOOP;
     ELSE
-        FOR part IN SELECT value FROM json_array_elements(batch) LOOP
+        FOREACH part IN ARRAY batch LOOP
             detail := NULL;
             BEGIN
                 SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user, s.announced
                   INTO outcome, new_version, new_last_seq, fact_seq, part_user, announced
-                  FROM laurel.store_changes(json_build_array(part)) s;
+                  FROM laurel.store_changes(ARRAY[part]) s;
             EXCEPTION
                 WHEN unique_violation THEN
                     outcome := 'stale';
@@ -599,7 +599,7 @@ BEGIN
        AND c.completed_at IS NULL;
 END $$;
 
-CREATE FUNCTION laurel.store_change_extras(batch json, parts integer[], versions bigint[], fact_seqs bigint[]) RETURNS void
+CREATE FUNCTION laurel.store_change_extras(batch laurel.commit_part[], parts integer[], versions bigint[], fact_seqs bigint[]) RETURNS void
     LANGUAGE plpgsql
     SET enable_seqscan TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -609,7 +609,7 @@ BEGIN
         SELECT p.*, c.bumped_version, c.new_fact_seq,
                CASE WHEN p.fact_kind = 'log' THEN c.new_fact_seq END AS log_seq,
                'epoch'::timestamptz + p.decided_us * interval '1 microsecond' AS decided_at
-          FROM json_populate_recordset(NULL::laurel.commit_part, batch) AS p
+          FROM unnest(batch) AS p
           JOIN unnest(parts, versions, fact_seqs) AS c(n, bumped_version, new_fact_seq) ON c.n = p.n
     ), new_lessons AS (
         INSERT INTO laurel.lesson_completions (user_id, id, seq, lesson_id, category, at, day, requested_at, response)
@@ -708,7 +708,7 @@ BEGIN
         last_reminder_seq = EXCLUDED.last_reminder_seq, state = EXCLUDED.state;
 END $$;
 
-CREATE FUNCTION laurel.store_changes(batch json) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced json)
+CREATE FUNCTION laurel.store_changes(batch laurel.commit_part[]) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced json)
     LANGUAGE plpgsql
     SET enable_seqscan TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -750,7 +750,7 @@ BEGIN
                 OR p.deleted_unlock_prefixes IS NOT NULL OR p.installed_listing IS NOT NULL OR p.snapshot IS NOT NULL) AS has_extras,
                -- What laurel.store_challenge_changes stores after it (a few LOGs a day).
                (p.scores IS NOT NULL OR p.chosen IS NOT NULL OR p.completed IS NOT NULL) AS has_challenges
-          FROM json_populate_recordset(NULL::laurel.commit_part, batch) AS p
+          FROM unnest(batch) AS p
           LEFT JOIN LATERAL (
               SELECT l.id FROM laurel.logs l WHERE p.fact_kind = 'log' AND l.user_id = p.user_id AND l.id = p.fact_id
               UNION ALL

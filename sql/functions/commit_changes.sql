@@ -9,11 +9,12 @@
 -- same unlock or name first), anything else as 'failed'. Subtransactions cost, and more than 64 in one transaction
 -- slow every other transaction's snapshots, so only a failed batch pays for them.
 DROP FUNCTION IF EXISTS laurel.commit_changes(jsonb, boolean);
-CREATE OR REPLACE FUNCTION laurel.commit_changes(batch json, isolated boolean DEFAULT false)
+DROP FUNCTION IF EXISTS laurel.commit_changes(json, boolean);
+CREATE OR REPLACE FUNCTION laurel.commit_changes(batch laurel.commit_part[], isolated boolean DEFAULT false)
 RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, committed_us bigint, detail text)
 LANGUAGE plpgsql AS $$
 DECLARE
-    part json;
+    part laurel.commit_part;
     part_user bigint;
     announced json;
     -- [user_id, version, last_seq] of each committed part ([user_id, version, last_seq, fact_seq, change] when the
@@ -30,12 +31,12 @@ BEGIN
             RETURN NEXT;
         END LOOP;
     ELSE
-        FOR part IN SELECT value FROM json_array_elements(batch) LOOP
+        FOREACH part IN ARRAY batch LOOP
             detail := NULL;
             BEGIN
                 SELECT s.outcome, s.new_version, s.new_last_seq, s.fact_seq, s.part_user, s.announced
                   INTO outcome, new_version, new_last_seq, fact_seq, part_user, announced
-                  FROM laurel.store_changes(json_build_array(part)) s;
+                  FROM laurel.store_changes(ARRAY[part]) s;
             EXCEPTION
                 WHEN unique_violation THEN
                     outcome := 'stale';

@@ -10,7 +10,7 @@
 -- two once were did not, it leaves them out: a snapshot names the newest log before the write's own, and deleted
 -- unlocks are never the ones the same write added.
 DROP FUNCTION IF EXISTS laurel.store_change_extras(json, integer[], bigint[], bigint[]);
-CREATE OR REPLACE FUNCTION laurel.store_change_extras(batch json, parts integer[], versions bigint[], fact_seqs bigint[])
+CREATE OR REPLACE FUNCTION laurel.store_change_extras(batch laurel.commit_part[], parts integer[], versions bigint[], fact_seqs bigint[])
 RETURNS void
 LANGUAGE plpgsql
 SET enable_seqscan = off
@@ -21,7 +21,7 @@ BEGIN
         SELECT p.*, c.bumped_version, c.new_fact_seq,
                CASE WHEN p.fact_kind = 'log' THEN c.new_fact_seq END AS log_seq,
                'epoch'::timestamptz + p.decided_us * interval '1 microsecond' AS decided_at
-          FROM json_populate_recordset(NULL::laurel.commit_part, batch) AS p
+          FROM unnest(batch) AS p
           JOIN unnest(parts, versions, fact_seqs) AS c(n, bumped_version, new_fact_seq) ON c.n = p.n
     ), new_lessons AS (
         INSERT INTO laurel.lesson_completions (user_id, id, seq, lesson_id, category, at, day, requested_at, response)

@@ -1,7 +1,8 @@
--- One part of a batch of decided writes, as laurel.store_changes and laurel.store_change_extras read it from the
--- batch's JSON (json_populate_recordset): the fields are named once, here, for both.
+-- One part of a batch of decided writes, as laurel.store_changes and laurel.store_change_extras read it: the fields
+-- are named once, here, for both. The server sends a batch as an array of these in binary format, every field in
+-- this order (its CommitPartField lists them, and a test compares the two).
 --
--- The fields (a batch is a JSON array of such objects; a field left out is null):
+-- The fields (null where a part has none):
 --   n                        the part's place in the batch
 --   user_id, version         the user, and the version the write was decided against
 --   reloads, rebuilt         the write changed more than facts, unlocks and challenges / recomputed the running state

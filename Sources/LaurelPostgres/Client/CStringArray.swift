@@ -7,11 +7,14 @@ import Darwin
 #endif
 
 /// C copies of Swift strings (nil stays a null pointer) that live as long as this object, for
-/// libpq calls that take `const char *const *` arrays.
+/// libpq calls that take `const char *const *` arrays; and of binary parameters, with their lengths and formats.
 final class CStringArray {
     private let pointers: [UnsafeMutablePointer<CChar>?]
     /// The place of the first string that holds a NUL character (its C copy ends there), if any.
     let firstWithNUL: Int?
+    /// Each value's length and format (1 binary, 0 text), when any is binary; nil when all are text.
+    let lengths: [Int32]?
+    let formats: [Int32]?
 
     convenience init(_ strings: [String?]) {
         self.init(strings.map { $0.map(PostgresValue.text) ?? .null })
@@ -20,17 +23,27 @@ final class CStringArray {
     /// The parameters' texts (nil for SQL NULL); bytes are copied as they are.
     init(_ values: [PostgresValue]) {
         var firstWithNUL: Int?
+        var lengths: [Int32]?
         pointers = values.enumerated().map { index, value in
             let copy: (pointer: UnsafeMutablePointer<CChar>, hasNUL: Bool)
             switch value {
             case .null: return nil
             case .utf8(let bytes): copy = Self.copy(bytes)
+            case .binary(let bytes):
+                // Any byte may be in a binary value; its length says where it ends.
+                if lengths == nil { lengths = [Int32](repeating: 0, count: values.count) }
+                lengths?[index] = Int32(bytes.count)
+                return Self.copy(bytes).pointer
             default: copy = Self.copy(value.wireText ?? "")
             }
             if firstWithNUL == nil, copy.hasNUL { firstWithNUL = index }
             return copy.pointer
         }
         self.firstWithNUL = firstWithNUL
+        self.lengths = lengths
+        formats = lengths == nil ? nil : values.map { value in
+            if case .binary = value { return 1 } else { return 0 }
+        }
     }
 
     private static func copy(_ string: String) -> (pointer: UnsafeMutablePointer<CChar>, hasNUL: Bool) {
@@ -54,6 +67,14 @@ final class CStringArray {
     deinit {
         for pointer in pointers {
             free(pointer)
+        }
+    }
+
+    /// Calls `body` with the values' lengths and formats (nil when all are text), as `PQexecParams` wants.
+    func withLengthsAndFormats<Result>(_ body: (UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> Result) -> Result {
+        guard let lengths, let formats else { return body(nil, nil) }
+        return lengths.withUnsafeBufferPointer { lengths in
+            formats.withUnsafeBufferPointer { formats in body(lengths.baseAddress, formats.baseAddress) }
         }
     }
 

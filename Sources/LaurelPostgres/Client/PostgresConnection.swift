@@ -16,6 +16,9 @@ public final class PostgresConnection {
     /// Numbers statement names; never reused, so a name the server may still hold is not taken again.
     private var preparedStatementSerial = 0
     private var transactionDepth = 0
+    /// Types' OIDs by name, looked up once a connection (``typeOID(of:)``); a few, found by comparing names (a
+    /// name passed as the same literal compares in a few instructions, and hashes in hundreds, once a batch).
+    private var typeOIDs: [(name: String, oid: UInt32)] = []
 
     /// Distinct SQL texts prepared per connection; beyond this they run unprepared, so that
     /// generated SQL cannot grow the server's and our caches without bound.
@@ -96,6 +99,17 @@ public final class PostgresConnection {
     public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> Int {
         LibPQThreadAudit.check()
         return try run(sql, parameters).affectedRows
+    }
+
+    /// The OID of the type `name` (`schema.type`), which a value in binary format names; looked up once a
+    /// connection. A type made by a migration keeps its OID until it is dropped.
+    func typeOID(of name: String) throws(PostgresError) -> UInt32 {
+        if let known = typeOIDs.first(where: { $0.name == name }) { return known.oid }
+        guard let oid = try query("SELECT $1::text::regtype::oid::bigint AS oid", [.text(name)]).first?.int("oid") else {
+            throw .decoding("no OID for the type \(name)")
+        }
+        typeOIDs.append((name, UInt32(oid)))
+        return UInt32(oid)
     }
 
     /// Runs a script of one or more statements without parameters (`PQexec`), as migrations need.
@@ -182,10 +196,12 @@ public final class PostgresConnection {
     private func runOnce(_ sql: String, _ values: CStringArray, count: Int32) throws(PostgresError) -> LibPQResult {
         let statement = try preparedStatementName(for: sql)
         let result = values.withNullTerminatedPointers { pointers in
-            if let statement {
-                PQexecPrepared(raw, statement, count, pointers, nil, nil, 0)
-            } else {
-                PQexecParams(raw, sql, count, nil, pointers, nil, nil, 0)
+            values.withLengthsAndFormats { lengths, formats in
+                if let statement {
+                    PQexecPrepared(raw, statement, count, pointers, lengths, formats, 0)
+                } else {
+                    PQexecParams(raw, sql, count, nil, pointers, lengths, formats, 0)
+                }
             }
         }
         return try checkedResult(result)

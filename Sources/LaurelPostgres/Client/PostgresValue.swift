@@ -1,11 +1,13 @@
-/// A statement parameter. Every value travels in PostgreSQL's text format, so the SQL names the
-/// type with an explicit cast (`$1::bigint`, `$2::boolean`).
+/// A statement parameter. Values travel in PostgreSQL's text format, so the SQL names the type with an explicit
+/// cast (`$1::bigint`, `$2::boolean`); `.binary` in its binary format, which the cast's type must read.
 public enum PostgresValue: Sendable, Hashable {
     case null
     case text(String)
     /// Text as UTF-8 bytes (the JSON a writer made): copied to libpq as it is, without a `String` in between, which
     /// would check and copy every byte of a batch once more.
     case utf8([UInt8])
+    /// A value in the binary format of the type the statement casts its parameter to (``PostgresBinaryArray``).
+    case binary([UInt8])
     case int(Int)
     case bool(Bool)
     case double(Double)
@@ -28,6 +30,8 @@ public enum PostgresValue: Sendable, Hashable {
             return string
         case .utf8(let bytes):
             return String(decoding: bytes, as: UTF8.self)
+        case .binary:
+            return nil
         case .int(let int):
             return String(int)
         case .bool(let bool):

@@ -22,20 +22,26 @@ extension PostgresStore {
     /// Stores one batch; one result per commit, in order. The batch runs first as one plain statement, and only if
     /// that fails (a part raised) again with each part isolated, so that one user's failure fails only that user.
     static func storeCommits(_ commits: [UserCommit], on connection: PostgresConnection) throws -> [Result<CommitOutcome, StoreError>] {
+        var results = [Result<CommitOutcome, StoreError>](repeating: .failure(.failed("not stored")), count: commits.count)
         // Ordered by user, so that concurrent batches take users' row locks in one order.
-        let order = commits.indices.sorted { commits[$0].user.rawValue < commits[$1].user.rawValue }
-        let batch = UserCommitBatch.bytes(commits, in: order)
-        let sql = "SELECT outcome, new_version, new_last_seq, fact_seq, committed_us, detail FROM laurel.commit_changes($1::json, $2::boolean)"
+        var order: [Int] = []
+        order.reserveCapacity(commits.count)
+        for index in commits.indices {
+            if let problem = UserCommitBatch.unwritable(commits[index]) { results[index] = .failure(.failed(problem)) } else { order.append(index) }
+        }
+        order.sort { commits[$0].user.rawValue < commits[$1].user.rawValue }
+        let batch = UserCommitBatch.bytes(commits, in: order, partType: try connection.typeOID(of: "laurel.commit_part"))
+        let sql = "SELECT outcome, new_version, new_last_seq, fact_seq, committed_us, detail FROM laurel.commit_changes($1::laurel.commit_part[], $2::boolean)"
         // Set by set needs one write per user (one session writes one at a time, so this is the rule).
         let onePerUser = Set(commits.map(\.user)).count == commits.count
         // A result that cannot be read is not retried (the batch ran): only a failed statement is.
-        let read = { (result: borrowing PostgresResultReader) -> Result<[Result<CommitOutcome, StoreError>], PostgresError> in
+        let read = { [results] (result: borrowing PostgresResultReader) -> Result<[Result<CommitOutcome, StoreError>], PostgresError> in
             do throws(PostgresError) {
-                guard result.rowCount == commits.count else {
-                    throw PostgresError.decoding("a batch of \(commits.count) commits got \(result.rowCount) outcomes")
+                guard result.rowCount == order.count else {
+                    throw PostgresError.decoding("a batch of \(order.count) commits got \(result.rowCount) outcomes")
                 }
                 let columns = try OutcomeColumns(result)
-                var results = [Result<CommitOutcome, StoreError>](repeating: .failure(.failed("not stored")), count: commits.count)
+                var results = results
                 for (row, index) in order.enumerated() {
                     results[index] = try outcome(of: commits[index], row: row, in: result, columns)
                 }
@@ -46,10 +52,10 @@ extension PostgresStore {
         }
         let outcomes: Result<[Result<CommitOutcome, StoreError>], PostgresError>
         do {
-            outcomes = try connection.query(sql, [.utf8(batch), .bool(!onePerUser)], read: read)
+            outcomes = try connection.query(sql, [.binary(batch), .bool(!onePerUser)], read: read)
         } catch {
             guard onePerUser, !error.isConnectionError, !connection.isInTransaction else { throw error }
-            outcomes = try connection.query(sql, [.utf8(batch), .bool(true)], read: read)
+            outcomes = try connection.query(sql, [.binary(batch), .bool(true)], read: read)
         }
         return try outcomes.get()
     }

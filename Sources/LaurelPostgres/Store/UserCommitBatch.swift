@@ -3,118 +3,175 @@ import LaurelCore
 import LaurelJSON
 import LaurelStore
 
-/// A batch of commits as `laurel.commit_changes` takes it (the type `laurel.commit_part`, in
-/// sql/migrations/0013_commit_parts.sql, names the fields): a JSON array written straight into bytes, one object per
-/// commit, with the rows the rules decided. The answer kept for retries and the pushes travel as JSON themselves (a
-/// string of JSON escapes every quote of it, and a first LOG of the day carries 4-8 pushes); other values that are
-/// JSON (tiers, a snapshot) travel as strings. All are stored as sent.
+/// A batch of commits as `laurel.commit_changes` takes it: an array of `laurel.commit_part` records
+/// (sql/migrations/0013_commit_parts.sql; ``CommitPartField`` lists the fields) in PostgreSQL's binary format, one
+/// record per commit with the rows the rules decided, written straight into bytes. The server reads each field with
+/// its type's receive function: no text to parse, no field looked up by name (as JSON, a batch's parsing was some 40 %
+/// of what PostgreSQL spent on it). The answer kept for retries and the pushes travel as the JSON text they are;
+/// other JSON values (tiers, scores) are written here. All are stored as sent.
 enum UserCommitBatch {
-    /// The batch's UTF-8 for the commits at `order`, each numbered by its place there (handed to libpq as it is).
-    static func bytes(_ commits: [UserCommit], in order: [Int]) -> [UInt8] {
-        // A LOG's commit is 600 to 900 bytes (its answer, figures and board scores): room for one without growing.
-        var json = JSONWriter(capacity: 1024 * order.count)
-        json.beginArray()
-        for (place, index) in order.enumerated() { write(commits[index], place: place, into: &json) }
-        json.endArray()
-        return json.finish()
+    /// The batch for the commits at `order`, each numbered by its place there (handed to libpq as it is);
+    /// `partType` is `laurel.commit_part`'s OID in the database.
+    static func bytes(_ commits: [UserCommit], in order: [Int], partType: UInt32) -> [UInt8] {
+        // A LOG's record is some 900 bytes (61 fields' headers, its answer, figures and board scores).
+        var parts = CommitPartWriter(array: PostgresBinaryArray(elementType: partType, capacity: 1024 * order.count))
+        for (place, index) in order.enumerated() { write(commits[index], place: place, into: &parts) }
+        return parts.array.finish()
     }
 
-    private static func write(_ commit: UserCommit, place: Int, into json: inout JSONWriter) {
+    /// Why `commit` cannot be written into a batch (a value its field's type cannot hold), or nil. A batch is one
+    /// parameter, read by the server before anything runs: a part it cannot read would fail every part with it.
+    static func unwritable(_ commit: UserCommit) -> String? {
         let writes = commit.writes
-        json.beginObject()
-        json.field("n", place)
-        json.field("user_id", Int(commit.user.rawValue))
-        json.field("version", Int(commit.expectedVersion))
-        if writes.reloadsSessions { json.field("reloads", true) }
-        if writes.rebuilt { json.field("rebuilt", true) }
-        json.field("decided_us", PostgresTimestamp.microseconds(commit.decidedAt))
-        if let fact = writes.fact { write(fact, answer: commit.answer ?? "{}", into: &json) }
-        json.field("installed_listing", ifPresent: writes.installedListing)
-        json.field("deleted_log", ifPresent: writes.deletedLog)
+        for id in writes.deletedTemplates + (writes.installedListing.map { [$0] } ?? []) where UUID(uuidString: id) == nil {
+            return "'\(id)' is not a UUID"
+        }
+        return nil
+    }
+
+    private static func write(_ commit: UserCommit, place: Int, into part: inout CommitPartWriter) {
+        let writes = commit.writes
+        part.begin()
+        part.int(.n, place)
+        part.int(.userID, Int(commit.user.rawValue))
+        part.int(.version, Int(commit.expectedVersion))
+        if writes.reloadsSessions { part.bool(.reloads, true) }
+        if writes.rebuilt { part.bool(.rebuilt, true) }
+        if let fact = writes.fact { write(fact, answer: commit.answer ?? "{}", into: &part) }
+        part.text(.deletedLog, ifPresent: writes.deletedLog)
         if let change = writes.settings {
-            json.field("settings_zone", change.0.timeZone)
-            json.field("settings_rest", ifPresent: change.0.restDay?.rawValue)
-            json.field("settings_vacation", change.0.vacation)
-            json.field("settings_goal", change.0.weeklyGoal)
-            json.field("settings_window", change.0.reminderWindowMinutes)
-            json.field("settings_leaderboards", change.0.leaderboards)
-            json.field("settings_day", change.effective)
+            part.text(.settingsZone, change.0.timeZone)
+            if let rest = change.0.restDay?.rawValue { part.int(.settingsRest, rest) }
+            part.bool(.settingsVacation, change.0.vacation)
+            part.int(.settingsGoal, change.0.weeklyGoal)
+            part.int(.settingsWindow, change.0.reminderWindowMinutes)
+            part.bool(.settingsLeaderboards, change.0.leaderboards)
+            part.date(.settingsDay, change.effective)
+        }
+        if case .reminder(let minutes, let answered) = writes.fact?.content {
+            part.int(.windowMinutes, minutes)
+            part.bool(.answered, answered)
         }
         if let activity = writes.activity {
-            json.key("custom_activity")
-            json.beginObject()
-            json.field("id", activity.id)
-            json.field("name", activity.name)
-            json.field("unit", activity.unit.rawValue)
-            json.field("icon", ifPresent: activity.icon)
-            json.field("deleted", activity.deleted)
-            json.endObject()
+            part.json(.customActivity) { json in
+                json.beginObject()
+                json.field("id", activity.id)
+                json.field("name", activity.name)
+                json.field("unit", activity.unit.rawValue)
+                json.field("icon", ifPresent: activity.icon)
+                json.field("deleted", activity.deleted)
+                json.endObject()
+            }
         }
         if !writes.templates.isEmpty {
-            json.key("templates")
-            json.beginArray()
-            for template in writes.templates { write(template, into: &json) }
-            json.endArray()
-        }
-        strings("deleted_templates", writes.deletedTemplates, into: &json)
-        strings("deleted_unlock_prefixes", writes.deletedUnlockPrefixes, into: &json)
-        strings("unlocks", writes.unlocks, into: &json)
-        if !writes.challengesChosen.isEmpty {
-            json.key("chosen")
-            json.beginArray()
-            for chosen in writes.challengesChosen {
-                json.beginObject()
-                period(of: chosen.choice, into: &json)
-                json.field("kind", chosen.choice.kind.rawValue)
-                json.field("title", chosen.choice.title)
-                json.field("target", chosen.choice.target)
-                json.field("xp", chosen.choice.xp)
-                json.field("activity_id", ifPresent: chosen.choice.activity)
-                json.field("hour", ifPresent: chosen.choice.hour)
-                json.field("completed", chosen.completedAt != nil)
-                json.endObject()
+            part.json(.templates) { json in
+                json.beginArray()
+                for template in writes.templates { write(template, into: &json) }
+                json.endArray()
             }
-            json.endArray()
+        }
+        if !writes.deletedTemplates.isEmpty { part.uuids(.deletedTemplates, writes.deletedTemplates) }
+        part.texts(.deletedUnlockPrefixes, writes.deletedUnlockPrefixes)
+        if let listing = writes.installedListing { part.uuid(.installedListing, listing) }
+        part.texts(.unlocks, writes.unlocks)
+        part.int(.decidedUs, PostgresTimestamp.microseconds(commit.decidedAt))
+        if !writes.challengesChosen.isEmpty {
+            part.json(.chosen) { json in
+                json.beginArray()
+                for chosen in writes.challengesChosen {
+                    json.beginObject()
+                    period(of: chosen.choice, into: &json)
+                    json.field("kind", chosen.choice.kind.rawValue)
+                    json.field("title", chosen.choice.title)
+                    json.field("target", chosen.choice.target)
+                    json.field("xp", chosen.choice.xp)
+                    json.field("activity_id", ifPresent: chosen.choice.activity)
+                    json.field("hour", ifPresent: chosen.choice.hour)
+                    json.field("completed", chosen.completedAt != nil)
+                    json.endObject()
+                }
+                json.endArray()
+            }
         }
         if !writes.challengesCompleted.isEmpty {
-            json.key("completed")
-            json.beginArray()
-            for choice in writes.challengesCompleted {
-                json.beginObject()
-                period(of: choice, into: &json)
-                json.endObject()
+            part.json(.completed) { json in
+                json.beginArray()
+                for choice in writes.challengesCompleted {
+                    json.beginObject()
+                    period(of: choice, into: &json)
+                    json.endObject()
+                }
+                json.endArray()
             }
-            json.endArray()
         }
         if !commit.pushes.isEmpty {
-            strings("push_kinds", commit.pushes.map(\.kind.rawValue), into: &json)
-            json.key("push_data")
-            json.beginArray()
-            for push in commit.pushes { json.raw(push.data) }
-            json.endArray()
+            part.texts(.pushKinds, commit.pushes.lazy.map(\.kind.rawValue))
+            part.jsonArray(.pushData, of: commit.pushes.lazy.map(\.data))
         }
-        if let figures = writes.figures { write(figures, into: &json) }
+        if let figures = writes.figures { write(figures, into: &part) }
         if let allowance = writes.allowance, let available = allowance.available, let at = allowance.spentAt {
-            json.key("allowance")
-            json.double(available)
-            json.field("allowance_us", PostgresTimestamp.microseconds(at))
+            part.double(.allowance, available)
+            part.int(.allowanceUs, PostgresTimestamp.microseconds(at))
         }
-        json.field("snapshot", ifPresent: commit.snapshot)
+        part.text(.snapshot, ifPresent: commit.snapshot)
         if !commit.scoreRows.earlierDays.isEmpty {
-            json.key("scores")
-            write(commit.scoreRows.earlierDays, into: &json)
+            part.json(.scores) { json in write(commit.scoreRows.earlierDays, into: &json) }
         }
         if let latest = commit.scoreRows.latest, let day = latest.day {
-            json.field("latest_score_day", day)
+            part.date(.latestScoreDay, day)
             // As JSON, kept by the json column as sent; a reader parses it back (PostgresUserReader.latestScores).
-            json.key("latest_scores")
-            write(latest.scores, into: &json)
+            part.json(.latestScores) { json in write(latest.scores, into: &json) }
         }
         if let change = commit.announcement {
-            json.key("announce")
-            AnnouncedChangeJSON.write(change, into: &json)
+            part.json(.announce) { json in AnnouncedChangeJSON.write(change, into: &json) }
         }
-        json.endObject()
+        part.end()
+    }
+
+    /// A new fact's fields up to its answer (a reminder's own two come after the settings).
+    private static func write(_ fact: NewFact, answer: String, into part: inout CommitPartWriter) {
+        part.text(.factKind, fact.kind.rawValue)
+        part.text(.factID, fact.id)
+        switch fact.content {
+        case .log(let activity, let amount, _, _):
+            part.text(.activity, activity)
+            part.int(.amount, amount)
+        case .lesson(let lesson):
+            part.text(.lesson, lesson.id)
+            part.text(.category, lesson.category)
+        case .event(let name):
+            part.text(.event, name)
+        case .reminder:
+            break
+        }
+        part.int(.atUs, PostgresTimestamp.microseconds(fact.at))
+        part.date(.day, fact.day)
+        if case .log(_, _, let localHour, let note) = fact.content {
+            part.int(.localHour, localHour)
+            part.text(.note, ifPresent: note)
+        }
+        if let requestedAt = fact.requestedAt { part.int(.requestedUs, PostgresTimestamp.microseconds(requestedAt)) }
+        // As the JSON it is: nothing to escape here or to unescape there (json keeps it byte for byte).
+        part.json(.response, utf8: answer)
+    }
+
+    private static func write(_ figures: ProgressFigures, into part: inout CommitPartWriter) {
+        let streak = figures.shownStreak
+        part.bool(.hasFigures, true)
+        part.int(.xp, figures.xp)
+        part.int(.level, figures.level)
+        part.int(.maxLevel, figures.highestLevel)
+        part.int(.currentStreak, streak.current)
+        part.int(.longestStreak, streak.longest)
+        part.int(.streakFreezes, streak.freezes)
+        part.bool(.streakAtRisk, streak.atRisk)
+        if let day = streak.lastActiveDay { part.date(.lastActiveDay, day) }
+        if let day = figures.streakHoldsThrough { part.date(.streakHoldsThrough, day) }
+        part.int(.challengeXP, figures.challengeXP)
+        part.int(.unlocked, figures.unlocked)
+        part.int(.totalLogs, figures.totalLogs)
+        part.int(.activeDays, figures.activeDays)
+        if let week = figures.goalMetWeek { part.date(.goalMetWeek, week.monday) }
     }
 
     /// Changes of earlier days' rows: `[{"day","board","delta","reached_us"}]`.
@@ -166,32 +223,6 @@ enum UserCommitBatch {
         }
     }
 
-    private static func write(_ fact: NewFact, answer: String, into json: inout JSONWriter) {
-        json.field("fact_kind", fact.kind.rawValue)
-        json.field("fact_id", fact.id)
-        json.field("at_us", PostgresTimestamp.microseconds(fact.at))
-        json.field("day", fact.day)
-        if let requestedAt = fact.requestedAt { json.field("requested_us", PostgresTimestamp.microseconds(requestedAt)) }
-        // As JSON, not as a string of JSON: nothing to escape here or to unescape there (json keeps it byte for byte).
-        json.key("response")
-        json.raw(answer)
-        switch fact.content {
-        case .log(let activity, let amount, let localHour, let note):
-            json.field("activity", activity)
-            json.field("amount", amount)
-            json.field("local_hour", localHour)
-            json.field("note", ifPresent: note)
-        case .lesson(let lesson):
-            json.field("lesson", lesson.id)
-            json.field("category", lesson.category)
-        case .event(let name):
-            json.field("event", name)
-        case .reminder(let minutes, let answered):
-            json.field("window_minutes", minutes)
-            json.field("answered", answered)
-        }
-    }
-
     private static func write(_ template: AchievementTemplate, into json: inout JSONWriter) {
         json.beginObject()
         json.field("id", template.id)
@@ -208,11 +239,6 @@ enum UserCommitBatch {
             json.field("combo", JSONValue.array(template.combo.map { ["activity_id": .string($0.activityID), "amount": .int($0.amount)] }).serialized())
         }
         json.endObject()
-    }
-
-    private static func write(_ figures: ProgressFigures, into json: inout JSONWriter) {
-        json.field("has_figures", true)
-        writeFields(of: figures, into: &json)
     }
 
     /// The figures' fields, named as `laurel.progress` names its columns, in the object being written.
@@ -238,13 +264,5 @@ enum UserCommitBatch {
         json.field("period", choice.period.rawValue)
         json.field("period_start", choice.periodStart)
         json.field("slot", choice.slot)
-    }
-
-    private static func strings(_ name: StaticString, _ values: [String], into json: inout JSONWriter) {
-        guard !values.isEmpty else { return }
-        json.key(name)
-        json.beginArray()
-        for value in values { json.string(value) }
-        json.endArray()
     }
 }

@@ -1,0 +1,264 @@
+import Foundation
+import LaurelJSON
+
+/// A one-dimensional array of composite values (rows of a type made with `CREATE TYPE ... AS (...)`) in PostgreSQL's
+/// binary format, as a parameter sent with format 1 carries it: the server reads each field with its type's receive
+/// function, where text or JSON would have it parsed and every field looked up by name. The group commit's batch is
+/// one (`laurel.commit_part[]`).
+///
+/// The layout is the server's `array_recv` and `record_recv` (all integers big-endian): a header (dimensions, a
+/// null flag, the element type, the length, the lower bound), then each element as a length and a record: its field
+/// count, then each field as its type's OID, its length (-1 for NULL) and its bytes. The caller writes exactly as
+/// many fields as it began the record with (the server refuses a record of any other count). Bytes go into room
+/// made ahead, a field's header and value in one write: a batch is written once per LOG, dozens of fields each.
+struct PostgresBinaryArray {
+    /// Built-in types' OIDs (`pg_type.oid`, fixed since they are created at initdb) of the fields written here.
+    enum FieldType: UInt32 {
+        case bool = 16, int8 = 20, int2 = 21, int4 = 23, text = 25, json = 114, float8 = 701, date = 1082, uuid = 2950
+        case textArray = 1009, uuidArray = 2951
+    }
+
+    /// As long as the room made; the bytes after `count` are not written yet.
+    private var storage: [UInt8]
+    private var count = 0
+    private var elements: Int32 = 0
+    private var recordAt = 0
+
+    /// Where the header holds the length: after the dimensions, the null flag and the element type.
+    private static let lengthAt = 12
+
+    /// An empty array of `elementType` (the composite type's OID, `'schema.type'::regtype::oid`), with room made for
+    /// `capacity` bytes.
+    init(elementType: UInt32, capacity: Int) {
+        storage = [UInt8](repeating: 0, count: Swift.max(capacity, 64))
+        write(upTo: 20) { start in
+            Self.store(Int32(1), at: start)  // dimensions
+            Self.store(Int32(0), at: start + 4)  // no NULL elements
+            Self.store(elementType, at: start + 8)
+            Self.store(Int32(0), at: start + 12)  // length, filled in by finish
+            Self.store(Int32(1), at: start + 16)  // lower bound
+            return 20
+        }
+    }
+
+    /// The array's bytes, its last use. An array of no elements is written with no dimensions, as the server writes one.
+    consuming func finish() -> [UInt8] {
+        if elements == 0 {
+            // Dimensions 0, no NULLs, the element type; nothing else.
+            patch(0, at: 0)
+            count = Self.lengthAt
+        } else {
+            patch(elements, at: Self.lengthAt)
+        }
+        storage.removeLast(storage.count - count)
+        return storage
+    }
+
+    // MARK: records
+
+    /// Starts the next element, a record of `fields` fields, which ``endRecord()`` ends.
+    mutating func beginRecord(fields: Int) {
+        elements += 1
+        recordAt = count
+        write(upTo: 8) { start in
+            Self.store(Int32(0), at: start)  // the record's length, filled in by endRecord
+            Self.store(Int32(fields), at: start + 4)
+            return 8
+        }
+    }
+
+    mutating func endRecord() {
+        patch(Int32(count - recordAt - 4), at: recordAt)
+    }
+
+    /// Bytes written as they are (fields a caller has ready, such as the headers of NULL fields).
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        write(upTo: bytes.count) { start in
+            if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
+            return bytes.count
+        }
+    }
+
+    mutating func null(_ type: FieldType) {
+        write(upTo: 8) { start in Self.storeHeader(type, length: -1, at: start) }
+    }
+
+    mutating func bool(_ value: Bool) {
+        write(upTo: 9) { start in
+            (start + 8).storeBytes(of: value ? 1 : 0, as: UInt8.self)
+            return Self.storeHeader(.bool, length: 1, at: start) + 1
+        }
+    }
+
+    mutating func int2(_ value: Int) {
+        write(upTo: 10) { start in
+            Self.store(Int16(truncatingIfNeeded: value), at: start + 8)
+            return Self.storeHeader(.int2, length: 2, at: start) + 2
+        }
+    }
+
+    mutating func int4(_ value: Int) {
+        write(upTo: 12) { start in
+            Self.store(Int32(truncatingIfNeeded: value), at: start + 8)
+            return Self.storeHeader(.int4, length: 4, at: start) + 4
+        }
+    }
+
+    mutating func int8(_ value: Int) {
+        write(upTo: 16) { start in
+            Self.store(Int64(value), at: start + 8)
+            return Self.storeHeader(.int8, length: 8, at: start) + 8
+        }
+    }
+
+    mutating func float8(_ value: Double) {
+        write(upTo: 16) { start in
+            Self.store(value.bitPattern, at: start + 8)
+            return Self.storeHeader(.float8, length: 8, at: start) + 8
+        }
+    }
+
+    /// A date as days since 1970-01-01 (the server counts from 2000-01-01).
+    mutating func date(daysSince1970: Int) {
+        write(upTo: 12) { start in
+            Self.store(Int32(truncatingIfNeeded: daysSince1970 - Self.daysFrom1970To2000), at: start + 8)
+            return Self.storeHeader(.date, length: 4, at: start) + 4
+        }
+    }
+
+    mutating func text(_ value: String) {
+        utf8(value, as: .text)
+    }
+
+    /// A UUID's 16 bytes.
+    mutating func uuid(_ value: UUID) {
+        write(upTo: 24) { start in
+            withUnsafeBytes(of: value.uuid) { (start + 8).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+            return Self.storeHeader(.uuid, length: 16, at: start) + 16
+        }
+    }
+
+    /// A `json` value written by `body` (the server checks that it is JSON).
+    mutating func json(_ body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter(capacity: 256)
+        body(&writer)
+        let json = writer.finish()
+        write(upTo: 8 + json.count) { start in
+            json.withUnsafeBytes { (start + 8).copyMemory(from: $0.baseAddress!, byteCount: json.count) }
+            return Self.storeHeader(.json, length: json.count, at: start) + json.count
+        }
+    }
+
+    /// A `json` value that is JSON text already (an answer, a push).
+    mutating func json(utf8 value: String) {
+        utf8(value, as: .json)
+    }
+
+    /// A `json` array of elements that are JSON text already (pushes).
+    mutating func jsonArray(of elements: some Collection<String>) {
+        let headerAt = count
+        write(upTo: 9) { start in
+            (start + 8).storeBytes(of: UInt8(ascii: "["), as: UInt8.self)
+            return 9
+        }
+        for (index, element) in elements.enumerated() {
+            if index > 0 { write(upTo: 1) { start in start.storeBytes(of: UInt8(ascii: ","), as: UInt8.self); return 1 } }
+            utf8Bytes(of: element)
+        }
+        write(upTo: 1) { start in start.storeBytes(of: UInt8(ascii: "]"), as: UInt8.self); return 1 }
+        header(.json, at: headerAt)
+    }
+
+    /// A `text[]` of `values` (one dimension, no NULLs).
+    mutating func textArray(_ values: some Collection<String>) {
+        let headerAt = count
+        arrayHeader(of: .text, count: values.count)
+        for value in values { utf8(value, as: nil) }
+        header(.textArray, at: headerAt)
+    }
+
+    /// A `uuid[]` of `values` (one dimension, no NULLs).
+    mutating func uuidArray(_ values: [UUID]) {
+        let headerAt = count
+        arrayHeader(of: .uuid, count: values.count)
+        for value in values {
+            write(upTo: 20) { start in
+                Self.store(Int32(16), at: start)
+                withUnsafeBytes(of: value.uuid) { (start + 4).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+                return 20
+            }
+        }
+        header(.uuidArray, at: headerAt)
+    }
+
+    // MARK: layout
+
+    /// 2000-01-01 as days since 1970-01-01.
+    private static let daysFrom1970To2000 = 10_957
+
+    /// A string's UTF-8 with its length before it, and its type's OID before that unless `type` is nil (an array's
+    /// element has none).
+    private mutating func utf8(_ value: String, as type: FieldType?) {
+        var value = value
+        value.withUTF8 { utf8 in
+            let header = type == nil ? 4 : 8
+            write(upTo: header + utf8.count) { start in
+                if let type { Self.store(type.rawValue, at: start) }
+                Self.store(Int32(utf8.count), at: start + header - 4)
+                if let base = utf8.baseAddress { (start + header).copyMemory(from: base, byteCount: utf8.count) }
+                return header + utf8.count
+            }
+        }
+    }
+
+    private mutating func utf8Bytes(of value: String) {
+        var value = value
+        value.withUTF8 { utf8 in append(UnsafeRawBufferPointer(utf8)) }
+    }
+
+    /// The 20-byte header of an array field's value, after the field's own 8 bytes (filled in by ``header(_:at:)``).
+    private mutating func arrayHeader(of element: FieldType, count elements: Int) {
+        write(upTo: 28) { start in
+            Self.store(Int32(1), at: start + 8)  // dimensions
+            Self.store(Int32(0), at: start + 12)  // no NULLs
+            Self.store(element.rawValue, at: start + 16)
+            Self.store(Int32(elements), at: start + 20)
+            Self.store(Int32(1), at: start + 24)  // lower bound
+            return 28
+        }
+    }
+
+    /// Fills in the header of the field that starts at `offset` and ends here.
+    private mutating func header(_ type: FieldType, at offset: Int) {
+        let length = count - offset - 8
+        storage.withUnsafeMutableBytes { bytes in _ = Self.storeHeader(type, length: length, at: bytes.baseAddress! + offset) }
+    }
+
+    @inline(__always)
+    private static func storeHeader(_ type: FieldType, length: Int, at start: UnsafeMutableRawPointer) -> Int {
+        store(type.rawValue, at: start)
+        store(Int32(truncatingIfNeeded: length), at: start + 4)
+        return 8
+    }
+
+    @inline(__always)
+    private static func store<Integer: FixedWidthInteger>(_ value: Integer, at pointer: UnsafeMutableRawPointer) {
+        pointer.storeBytes(of: value.bigEndian, as: Integer.self)
+    }
+
+    /// Writes up to `maximum` bytes at the end with `body`, which returns how many it wrote.
+    @inline(__always)
+    private mutating func write(upTo maximum: Int, _ body: (UnsafeMutableRawPointer) -> Int) {
+        if count + maximum > storage.count { grow(toHold: count + maximum) }
+        let start = count
+        count += storage.withUnsafeMutableBytes { body($0.baseAddress! + start) }
+    }
+
+    private mutating func patch(_ value: Int32, at offset: Int) {
+        storage.withUnsafeMutableBytes { Self.store(value, at: $0.baseAddress! + offset) }
+    }
+
+    private mutating func grow(toHold needed: Int) {
+        storage.append(contentsOf: repeatElement(0, count: Swift.max(needed, storage.count * 2) - storage.count))
+    }
+}

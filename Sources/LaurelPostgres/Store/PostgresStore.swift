@@ -25,11 +25,14 @@ public final class PostgresStore: LaurelStore {
     /// Opens every pool connection and plans on each the statements of every LOG (an empty batch stores nothing, and
     /// no user has id 0), so that a fresh instance's first requests do not wait for it: a connection's first
     /// `laurel.commit_changes` is planned for some 10 ms, its first `laurel.changes_since` (a session catching up
-    /// with another instance's write) for some 8 ms, and any request may run on any connection.
+    /// with another instance's write) for some 8 ms, and any request may run on any connection. The statements a
+    /// batch runs only when it has challenges or writes other than LOGs are planned too (some 7 ms each): a fresh
+    /// instance's first second is every user's first LOG of the day, each choosing challenges.
     public func warmUp() async throws(StoreError) {
         do {
             try await pool.onEachConnection { connection in
                 _ = try Self.storeCommits([], on: connection)
+                try Self.planOccasionalCommitStatements(on: connection)
                 do {
                     _ = try Self.changes(of: UserID(0), since: StoredPosition(version: 0, lastSeq: 0, seqs: FactSeqs()), periods: [], on: connection)
                 } catch StoreError.unknownUser {}
@@ -37,6 +40,13 @@ public final class PostgresStore: LaurelStore {
         } catch {
             throw StoreError(error)
         }
+    }
+
+    /// Runs `laurel.store_challenge_changes` and `laurel.store_change_extras` with nothing to store, which plans
+    /// their statements on `connection` (a function's statements are planned at its first call on a connection).
+    static func planOccasionalCommitStatements(on connection: PostgresConnection) throws(PostgresError) {
+        _ = try connection.query("SELECT laurel.store_challenge_changes('{}', '{}', '{}', '{}', '{}')")
+        _ = try connection.query("SELECT laurel.store_change_extras('{}'::laurel.commit_part[], '{}', '{}', '{}')")
     }
 
     public func read<T: Sendable>(user: UserID, _ body: @escaping @Sendable (any UserReader) throws -> T) async throws -> T {

@@ -96,6 +96,31 @@ import Testing
         }
     }
 
+    /// `PostgresStore.warmUp` leaves every statement a commit may run planned on each connection, the ones a batch
+    /// runs only with challenges or writes other than LOGs included (each planned at its first call otherwise, some
+    /// 7 ms, in a fresh instance's busiest second): their cached plans are in the connection's memory.
+    @Test func aWarmedUpConnectionHasEveryCommitStatementPlanned() async throws {
+        try await LaurelTestDatabase.withFreshDatabase { pool in
+            let store = PostgresStore(pool: pool)
+            try await store.warmUp()
+            let planned = try await pool.withConnection { connection in
+                try connection.query(
+                    """
+                    SELECT count(*) FILTER (WHERE ident LIKE '%Only the fields the statement reads%') AS logs,
+                           count(*) FILTER (WHERE ident LIKE '%INSERT INTO laurel.earlier_day_scores AS k%') AS challenges,
+                           count(*) FILTER (WHERE ident LIKE '%INSERT INTO laurel.lesson_completions%') AS extras
+                      FROM pg_backend_memory_contexts
+                     -- (this statement's own text has the same words)
+                     WHERE name = 'CachedPlan' AND ident NOT LIKE '%pg_backend_memory_contexts%'
+                    """).first
+            }
+            let row = try #require(planned)
+            #expect(try row.int("logs") == 1, "laurel.store_changes")
+            #expect(try row.int("challenges") == 1, "laurel.store_challenge_changes")
+            #expect(try row.int("extras") == 1, "laurel.store_change_extras")
+        }
+    }
+
     static func createUser(_ prefix: String, on pool: PostgresPool) async throws -> TestUser {
         let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
         let row = try await pool.withConnection { connection in

@@ -28,12 +28,15 @@ final class CStringArray {
             let copy: (pointer: UnsafeMutablePointer<CChar>, hasNUL: Bool)
             switch value {
             case .null: return nil
-            case .utf8(let bytes): copy = Self.copy(bytes)
+            case .utf8(let bytes):
+                let pointer = Self.copy(bytes)
+                // memchr, not `contains`: a text of kilobytes, and a loop of Swift's over it cost more than it saved.
+                copy = (pointer, memchr(pointer, 0, bytes.count) != nil)
             case .binary(let bytes):
-                // Any byte may be in a binary value; its length says where it ends.
+                // Any byte may be in a binary value (no NUL to look for): its length says where it ends.
                 if lengths == nil { lengths = [Int32](repeating: 0, count: values.count) }
                 lengths?[index] = Int32(bytes.count)
-                return Self.copy(bytes).pointer
+                return Self.copy(bytes)
             default: copy = Self.copy(value.wireText ?? "")
             }
             if firstWithNUL == nil, copy.hasNUL { firstWithNUL = index }
@@ -52,16 +55,14 @@ final class CStringArray {
         return (copy, strlen(copy) != string.utf8.count)
     }
 
-    private static func copy(_ bytes: [UInt8]) -> (pointer: UnsafeMutablePointer<CChar>, hasNUL: Bool) {
+    /// The bytes in memory of their own, with a NUL after them.
+    private static func copy(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
         guard let copy = malloc(bytes.count + 1)?.assumingMemoryBound(to: CChar.self) else { fatalError("malloc failed: out of memory") }
         copy[bytes.count] = 0
-        // memchr, not `contains`: a batch is kilobytes, and a loop of Swift's over them cost more than it saved.
-        let hasNUL = bytes.withUnsafeBufferPointer { source in
-            guard let base = source.baseAddress else { return false }
-            memcpy(copy, base, source.count)
-            return memchr(base, 0, source.count) != nil
+        bytes.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { memcpy(copy, base, source.count) }
         }
-        return (copy, hasNUL)
+        return copy
     }
 
     deinit {

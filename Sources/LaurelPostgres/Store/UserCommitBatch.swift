@@ -23,9 +23,8 @@ enum UserCommitBatch {
     /// parameter, read by the server before anything runs: a part it cannot read would fail every part with it.
     static func unwritable(_ commit: UserCommit) -> String? {
         let writes = commit.writes
-        for id in writes.deletedTemplates + (writes.installedListing.map { [$0] } ?? []) where UUID(uuidString: id) == nil {
-            return "'\(id)' is not a UUID"
-        }
+        if let id = writes.deletedTemplates.first(where: { UUID(uuidString: $0) == nil }) { return "'\(id)' is not a UUID" }
+        if let id = writes.installedListing, UUID(uuidString: id) == nil { return "'\(id)' is not a UUID" }
         return nil
     }
 

@@ -39,6 +39,17 @@ struct JSONOutputBytes: JSONByteSink {
         storage = [UInt8](repeating: 0, count: Swift.max(capacity, 64))
     }
 
+    /// Bytes already written by someone else (their first `count`), to be written on from there.
+    init(continuing storage: consuming [UInt8], count: Int) {
+        self.storage = storage
+        self.count = count
+    }
+
+    /// The bytes, the room after them kept: for the owner they were borrowed from.
+    consuming func handBack() -> (storage: [UInt8], count: Int) {
+        (storage, count)
+    }
+
     /// The bytes written, in an array of their own.
     var bytes: [UInt8] {
         storage.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[..<count])) }

@@ -114,8 +114,9 @@ enum JSONTextWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    static func writeString<Sink: JSONByteSink>(_ string: String, into bytes: inout Sink) {
+    static func writeString<Sink: JSONByteSink>(_ string: String, after prefix: StaticString = "", into bytes: inout Sink) {
         bytes.append(UInt8(ascii: "\""))
+        if prefix.utf8CodeUnitCount > 0 { bytes.append(static: prefix) }
         var string = string
         string.withUTF8 { utf8 in
             // Most strings (ids, days, names) need no escape: one look, one copy.

@@ -22,6 +22,17 @@ public struct JSONWriter: Sendable {
         output = JSONOutputBytes(capacity: capacity)
     }
 
+    /// A writer that writes on after the first `count` bytes of `storage` (room after them is used as it is):
+    /// JSON inside a buffer of another format (a field of a binary batch) without a buffer of its own and a copy.
+    /// ``handBack()`` returns the buffer.
+    public init(continuing storage: consuming [UInt8], count: Int) {
+        output = JSONOutputBytes(continuing: storage, count: count)
+    }
+
+    /// The buffer a ``init(continuing:count:)`` writer wrote into, the room after its bytes kept, and how many bytes
+    /// it holds now: the writer's last use.
+    public consuming func handBack() -> (storage: [UInt8], count: Int) { output.handBack() }
+
     /// The bytes written so far.
     public var bytes: [UInt8] { output.bytes }
 
@@ -85,8 +96,14 @@ public struct JSONWriter: Sendable {
 
     /// A member's name known only at run time (an activity's id, a tier), escaped as any string; its value follows.
     public mutating func key(runtime name: String) {
+        key(runtime: name, after: "")
+    }
+
+    /// A member's name made of a fixed start (unescaped, as in ``key(_:)``) and a string that is escaped
+    /// (`"activity:" + id`), written without making the whole name first.
+    public mutating func key(runtime name: String, after prefix: StaticString) {
         beginValue()
-        JSONTextWriter.writeString(name, into: &output)
+        JSONTextWriter.writeString(name, after: prefix, into: &output)
         output.append(UInt8(ascii: ":"))
         afterKey = true
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LaurelJSON
 import Testing
 
 @testable import LaurelPostgres
@@ -37,6 +38,28 @@ import Testing
         array.endRecord()
         let bytes = array.finish()
         #expect(Array(bytes.suffix(12)) == Self.int32(1082) + Self.int32(4) + Self.int32(31))
+    }
+
+    @Test func aJSONFieldIsWrittenInPlaceAfterTheFieldsBeforeIt() {
+        // Room for less than the record: the JSON writer grows the array's own storage.
+        var array = PostgresBinaryArray(elementType: 1, capacity: 0)
+        array.beginRecord(fields: 3)
+        array.int4(7)
+        array.json { json in
+            json.beginObject()
+            json.key(runtime: "a-much-longer-activity-id-than-the-room-left-in-the-array", after: "activity:")
+            json.beginArray()
+            json.int(3)
+            json.endArray()
+            json.endObject()
+        }
+        array.bool(true)
+        array.endRecord()
+        let bytes = array.finish()
+        let json = Array(#"{"activity:a-much-longer-activity-id-than-the-room-left-in-the-array":[3]}"#.utf8)
+        let record = Self.int32(3) + Self.int32(23) + Self.int32(4) + Self.int32(7)
+            + Self.int32(114) + Self.int32(Int32(json.count)) + json + Self.int32(16) + Self.int32(1) + [1]
+        #expect(Array(bytes.dropFirst(20)) == Self.int32(Int32(record.count)) + record)
     }
 
     @Test func jsonArraysAndUUIDsCarryTheirLengths() {

@@ -26,6 +26,17 @@ import Testing
         #expect(json.bytes == Array(json.text.utf8))
     }
 
+    @Test func aWriterContinuingABufferWritesAfterItsBytesAndHandsItBack() {
+        // Room after the bytes (zeros here) is written over; the bytes before are left as they are.
+        var json = JSONWriter(continuing: Array("ab".utf8) + [0, 0, 0], count: 2)
+        json.beginObject()
+        json.key(runtime: "run\"s", after: "activity:")
+        json.int(1_700_000_000_000_000)
+        json.endObject()
+        let (storage, count) = json.handBack()
+        #expect(Array(storage.prefix(count)) == Array(#"ab{"activity:run\"s":1700000000000000}"#.utf8))
+    }
+
     @Test func aCopyOfAWriterWritesOnItsOwn() {
         var first = JSONWriter(capacity: 1)
         first.beginArray()

@@ -140,13 +140,16 @@ struct PostgresBinaryArray {
 
     /// A `json` value written by `body` (the server checks that it is JSON).
     mutating func json(_ body: (inout JSONWriter) -> Void) {
-        var writer = JSONWriter(capacity: 256)
+        let headerAt = count
+        write(upTo: 8) { _ in 8 }
+        // The writer writes into this array's own storage (handed over, so that it stays unique), not into a buffer
+        // of its own to be copied here: a LOG writes its board scores so.
+        var writer = JSONWriter(continuing: exchange(&storage, with: []), count: count)
         body(&writer)
-        let json = writer.finish()
-        write(upTo: 8 + json.count) { start in
-            json.withUnsafeBytes { (start + 8).copyMemory(from: $0.baseAddress!, byteCount: json.count) }
-            return Self.storeHeader(.json, length: json.count, at: start) + json.count
-        }
+        // Consumed, not copied: a writer left alive would share the storage, and the next write here would copy
+        // the whole batch (every LOG of a closed loop's batch did, until this `consume`).
+        (storage, count) = (consume writer).handBack()
+        header(.json, at: headerAt)
     }
 
     /// A `json` value that is JSON text already (an answer, a push).

@@ -13,8 +13,9 @@ enum UserCommitBatch {
     /// The batch for the commits at `order`, each numbered by its place there (handed to libpq as it is);
     /// `partType` is `laurel.commit_part`'s OID in the database.
     static func bytes(_ commits: [UserCommit], in order: [Int], partType: UInt32) -> [UInt8] {
-        // A LOG's record is some 900 bytes (61 fields' headers, its answer, figures and board scores).
-        var parts = CommitPartWriter(array: PostgresBinaryArray(elementType: partType, capacity: 1024 * order.count))
+        // A LOG's record is about a kilobyte (61 fields' headers, its answer, figures and board scores); with room
+        // for 1,024 bytes a record, 716 of 1,000 batches of one LOG grew their array, a copy of all written before.
+        var parts = CommitPartWriter(array: PostgresBinaryArray(elementType: partType, capacity: 1536 * order.count))
         for (place, index) in order.enumerated() { write(commits[index], place: place, into: &parts) }
         return parts.array.finish()
     }
@@ -218,7 +219,7 @@ enum UserCommitBatch {
         case .xp: json.key("xp")
         case .logs: json.key("logs")
         case .challenges: json.key("challenges")
-        case .activity: json.key(runtime: board.description)
+        case .activity(let activity): json.key(runtime: activity, after: "activity:")
         }
     }
 

@@ -6,6 +6,12 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The request path (server, store protocols, PostgreSQL store) runs its nonisolated async functions on the caller's
+/// executor (Swift 6.2's `nonisolated(nonsending)` by default) instead of switching to the global executor on entry
+/// and after every suspension: 33 executor switches a LOG before, 22 after (each reads the task's status with a
+/// locked 16-byte compare-and-swap, 3.3 % of the server's CPU in the closed loop before, 1.3 % after).
+let requestPath: [SwiftSetting] = strict + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 let package = Package(
     name: "laurel",
     platforms: [.macOS(.v15)],
@@ -47,7 +53,7 @@ let package = Package(
         ),
 
         // What the server needs from storage, as protocols and records; no database here.
-        .target(name: "LaurelStore", dependencies: ["LaurelCore", "LaurelJSON"], swiftSettings: strict),
+        .target(name: "LaurelStore", dependencies: ["LaurelCore", "LaurelJSON"], swiftSettings: requestPath),
 
         // PostgreSQL through libpq: connections on threads of their own, a pool, migrations, the store.
         .target(
@@ -59,7 +65,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
-            swiftSettings: strict
+            swiftSettings: requestPath
         ),
 
         // The client library for apps: a connection that stays, typed requests and pushes, an outbox of facts.
@@ -94,7 +100,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Catalogs")],
-            swiftSettings: strict
+            swiftSettings: requestPath
         ),
 
         .executableTarget(

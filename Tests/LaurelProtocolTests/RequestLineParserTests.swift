@@ -17,7 +17,10 @@ import Testing
         let line = try parse(#"a-1.b_c:9 log {"activity":"pushups","amount":5}"#).get()
         #expect(line.tag == "a-1.b_c:9")
         #expect(line.verb == "LOG")
-        #expect(line.argument == ["activity": "pushups", "amount": 5])
+        // A LOG of the usual shape is read straight into its fields (LogArgumentScannerTests); other lines' arguments
+        // are parsed objects.
+        #expect(line.log == LogRequest(activity: "pushups", amount: 5) && line.argument == nil)
+        #expect(try parse(#"a-1 log {"activity":"pushups","amount":5,"mood":1}"#).get().argument == ["activity": "pushups", "amount": 5, "mood": 1])
         #expect(try parse("x Activity.Create").get() == RequestLine(tag: "x", verb: "ACTIVITY.CREATE"))
         #expect(try parse("x PING {}").get().argument == [:])
         #expect(try parse("x PING {} ").get().argument == [:])

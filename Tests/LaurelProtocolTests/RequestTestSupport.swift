@@ -33,7 +33,8 @@ func parseRequest(_ text: String) -> Result<AnyHashable, ProtocolError> {
     case .success(let line):
         guard let type = argumentTypes[line.verb] else { return .failure(.unknownVerb(line.verb)) }
         do throws(ProtocolError) {
-            return .success(AnyHashable(try type.init(argument: line.argument)))
+            let arguments = try type.init(line: line)
+            return .success(AnyHashable(arguments))
         } catch {
             return .failure(error)
         }

@@ -26,6 +26,14 @@ public struct LogRequest: RequestArguments, Hashable {
         self.note = note
     }
 
+    public init(line: RequestLine) throws(ProtocolError) {
+        if let log = line.log {
+            self = log
+        } else {
+            try self.init(argument: line.argument)
+        }
+    }
+
     public init(argument: JSONObject?) throws(ProtocolError) {
         let fields = try ArgumentReader(argument, fields: ["activity", "amount", "at", "id", "note"])
         activity = try fields.required(fields.string("activity", .activityReference), "activity")

@@ -8,6 +8,15 @@ import LaurelJSON
 /// to the server and the domain.
 public protocol RequestArguments: Sendable {
     init(argument: JSONObject?) throws(ProtocolError)
+    /// The arguments of `line`; its `argument` read by ``init(argument:)`` unless the verb's own reading of the line's
+    /// bytes left them elsewhere in the line (LOG's, ``RequestLine/log``).
+    init(line: RequestLine) throws(ProtocolError)
+}
+
+extension RequestArguments {
+    public init(line: RequestLine) throws(ProtocolError) {
+        try self.init(argument: line.argument)
+    }
 }
 
 /// The argument of a verb without fields: none, or `{}`; any field it is given is unknown.

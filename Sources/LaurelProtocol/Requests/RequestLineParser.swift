@@ -63,6 +63,9 @@ public struct RequestLineParser: Sendable {
         guard argumentBytes.first == UInt8(ascii: "{") else {
             return failure(.badRequest("the argument must be a JSON object after a single space"))
         }
+        if verb == "LOG", let log = LogArgumentScanner.scan(argumentBytes) {
+            return .success(RequestLine(tag: tag, verb: verb, log: log))
+        }
         do throws(JSONParseError) {
             guard case .object(let argument) = try JSONParser.parse(argumentBytes) else {
                 return failure(.badRequest("the argument must be a JSON object"))

@@ -127,7 +127,7 @@ struct ClientConnection {
             services: services)
         let outcome: RequestOutcome
         do {
-            outcome = try await route.perform(line.argument, call)
+            outcome = try await route.perform(line, call)
         } catch {
             let protocolError = Self.protocolError(for: error, logger: logger)
             services.metrics.countError(code: protocolError.code)

@@ -26,16 +26,16 @@ struct VerbRoute: Sendable {
     let verb: String
     let access: Access
     let effect: Effect
-    /// Reads the argument and runs the handler under the row's rules.
-    let perform: @Sendable (_ argument: JSONObject?, _ call: ConnectionCall) async throws -> RequestOutcome
+    /// Reads the line's argument and runs the handler under the row's rules.
+    let perform: @Sendable (_ line: RequestLine, _ call: ConnectionCall) async throws -> RequestOutcome
 
     /// A verb of the connection itself, usable before AUTH.
     static func connection<Arguments: RequestArguments>(
         _ verb: String, _: Arguments.Type, _ effect: Effect,
         _ handler: @escaping @Sendable (Arguments, ConnectionCall) async throws -> RequestOutcome
     ) -> VerbRoute {
-        VerbRoute(verb: verb, access: .anyone, effect: effect) { argument, call in
-            try await handler(try Arguments(argument: argument), call)
+        VerbRoute(verb: verb, access: .anyone, effect: effect) { line, call in
+            try await handler(try Arguments(line: line), call)
         }
     }
 
@@ -44,9 +44,9 @@ struct VerbRoute: Sendable {
         _ verb: String, _: Arguments.Type, _ effect: Effect,
         _ handler: @escaping @Sendable (Arguments, RequestContext) async throws -> RequestOutcome
     ) -> VerbRoute {
-        VerbRoute(verb: verb, access: .user, effect: effect) { argument, call in
+        VerbRoute(verb: verb, access: .user, effect: effect) { line, call in
             // The argument is checked first: a malformed request is `invalid_argument` whoever sends it.
-            let arguments = try Arguments(argument: argument)
+            let arguments = try Arguments(line: line)
             guard let context = call.state.context else { throw ProtocolError.notAuthenticated() }
             switch effect {
             case .reads: return try await handler(arguments, context)

@@ -1,0 +1,154 @@
+/// Reads a LOG's argument straight from its bytes, without building a JSON tree: LOG is most of what a server
+/// reads, and parsing its object into a ``JSONObject`` and reading the fields out of it was some 8,000 instructions
+/// of a LOG's 127,000 (docs/log-cost.md).
+///
+/// It takes only the shape nearly every LOG has: one flat object of LOG's own fields, each at most once; strings
+/// of printable ASCII without escapes; `amount` a positive integer of at most nine digits; JSON's whitespace
+/// between tokens; and every field valid by ``LogRequest``'s rules. Anything else (an escape, a non-ASCII byte,
+/// another number form, an unknown or repeated field, a field that breaks a rule) gives nil, and the line is read
+/// the general way, by the JSON parser and ``LogRequest/init(argument:)``, which report what is wrong. So what it
+/// returns is always what the general way returns (`LogArgumentScannerTests` compares the two).
+enum LogArgumentScanner {
+    /// The request `argument` (the bytes from the object's `{` to the line's end) holds, or nil when it is not of the
+    /// shape above.
+    static func scan(_ argument: UnsafeBufferPointer<UInt8>) -> LogRequest? {
+        var reader = ByteReader(bytes: argument)
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        var activity: String?
+        var amount: Int?
+        var at: String?
+        var id: String?
+        var note: String?
+        reader.skipWhitespace()
+        if !reader.take(UInt8(ascii: "}")) {
+            repeat {
+                reader.skipWhitespace()
+                guard let key = reader.plainString() else { return nil }
+                reader.skipWhitespace()
+                guard reader.take(UInt8(ascii: ":")) else { return nil }
+                reader.skipWhitespace()
+                switch Field(key) {
+                case .activity?:
+                    guard activity == nil, let value = reader.plainString() else { return nil }
+                    activity = String(decoding: value, as: UTF8.self)
+                case .amount?:
+                    guard amount == nil, let value = reader.positiveInteger() else { return nil }
+                    amount = value
+                case .at?:
+                    guard at == nil, let value = reader.plainString() else { return nil }
+                    at = String(decoding: value, as: UTF8.self)
+                case .id?:
+                    guard id == nil, let value = reader.plainString() else { return nil }
+                    id = String(decoding: value, as: UTF8.self)
+                case .note?:
+                    guard note == nil, let value = reader.plainString() else { return nil }
+                    note = String(decoding: value, as: UTF8.self)
+                case nil:
+                    return nil
+                }
+                reader.skipWhitespace()
+            } while reader.take(UInt8(ascii: ","))
+            guard reader.take(UInt8(ascii: "}")) else { return nil }
+        }
+        reader.skipWhitespace()
+        guard reader.atEnd else { return nil }
+        // The same rules, in the same words, as LogRequest(argument:) applies.
+        guard let activity, let checkedActivity = TextRule.activityReference.apply(to: activity) else { return nil }
+        if let amount, !LogRequest.amountRange.contains(amount) { return nil }
+        var request = LogRequest(activity: checkedActivity, amount: amount ?? 1)
+        if let at {
+            guard let date = Timestamp.parse(at) else { return nil }
+            request.at = date
+        }
+        if let id {
+            guard let checked = TextRule.identifier.apply(to: id) else { return nil }
+            request.id = checked
+        }
+        if let note {
+            guard let checked = TextRule.note.apply(to: note) else { return nil }
+            request.note = checked
+        }
+        return request
+    }
+
+    private enum Field {
+        case activity, amount, at, id, note
+
+        init?(_ name: UnsafeBufferPointer<UInt8>) {
+            func named(_ field: StaticString) -> Bool { field.withUTF8Buffer { name.elementsEqual($0) } }
+            if named("activity") {
+                self = .activity
+            } else if named("amount") {
+                self = .amount
+            } else if named("at") {
+                self = .at
+            } else if named("id") {
+                self = .id
+            } else if named("note") {
+                self = .note
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// A cursor over the argument's bytes.
+    private struct ByteReader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var offset = 0
+
+        var atEnd: Bool { offset == bytes.count }
+
+        mutating func take(_ byte: UInt8) -> Bool {
+            guard offset < bytes.count, bytes[offset] == byte else { return false }
+            offset += 1
+            return true
+        }
+
+        /// JSON's whitespace: space, tab, line feed, carriage return.
+        mutating func skipWhitespace() {
+            while offset < bytes.count {
+                switch bytes[offset] {
+                case 0x20, 0x09, 0x0A, 0x0D: offset += 1
+                default: return
+                }
+            }
+        }
+
+        /// A string's bytes between its quotes, when all are printable ASCII other than `"` and `\`.
+        mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = offset
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                if byte == UInt8(ascii: "\"") {
+                    offset += 1
+                    return UnsafeBufferPointer(rebasing: bytes[start..<(offset - 1)])
+                }
+                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+                offset += 1
+            }
+            return nil
+        }
+
+        /// An integer of one to nine digits without a leading zero, sign, fraction or exponent.
+        mutating func positiveInteger() -> Int? {
+            let start = offset
+            var value = 0
+            while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
+                guard offset - start < 9 else { return nil }
+                value = value * 10 + Int(bytes[offset] - UInt8(ascii: "0"))
+                offset += 1
+            }
+            guard offset > start, bytes[start] != UInt8(ascii: "0") else { return nil }
+            // A number JSON writes on (a fraction or an exponent) is not an integer here.
+            if offset < bytes.count {
+                switch bytes[offset] {
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+                default: break
+                }
+            }
+            return value
+        }
+    }
+}

@@ -56,7 +56,12 @@ public struct ChallengeBook: Sendable, Equatable {
     /// nearly always none does.
     public func containsOpen(where condition: (ChallengeChoice) -> Bool) -> Bool {
         for list in periods.values {
-            for index in list.indices where list[index].completedAt == nil && condition(list[index].choice) { return true }
+            // Through the buffer: a look at an element of the array itself copied the challenge (its strings
+            // retained and released, shared with every user's copy of the catalog's titles) on every decision.
+            let found = list.withUnsafeBufferPointer { challenges in
+                challenges.contains { $0.completedAt == nil && condition($0.choice) }
+            }
+            if found { return true }
         }
         return false
     }

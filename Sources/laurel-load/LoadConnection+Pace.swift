@@ -10,7 +10,7 @@ extension LoadConnection {
         let driver = ClosedLoopDriver(pipeline: pipeline, window: start.window, budget: coordinator.budget, requests: requests)
         let receiver = ClosedLoopReceiver(load: self, connection: connection, driver: driver)
         guard await receiver.takeArrivals(of: connection) else { return endedEarly(&tally) }
-        tally = await receiver.run(from: tally, after: connection)
+        await receiver.run(from: &tally, after: connection)
     }
 
     func runOpenLoop(logsPerSecond: Double, start: LoadStart, _ connection: LaurelConnection, _ tally: inout ConnectionTally) async {
@@ -26,7 +26,7 @@ extension LoadConnection {
             await sender.run(on: connection)
             if ledger.senderFinished() { coordinator.loadFinished() }
         }
-        tally = await receiver.run(from: tally, after: connection)
+        await receiver.run(from: &tally, after: connection)
         await sending.value
     }
 

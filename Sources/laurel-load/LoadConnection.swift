@@ -26,9 +26,11 @@ struct LoadConnection: Sendable {
         defer { connection.close() }
         coordinator.register(connection.channel, connection: index)
         let authenticated = await authenticate(connection, &tally)
+        // Before the handshake counts as concluded: the last connection's concluding starts the load, which the
+        // histogram's making (a millisecond or so of CPU) must not overlap.
+        if authenticated, plan.pace != .idle { tally.prepareForLoad() }
         coordinator.handshakeConcluded(connection: index, authenticated: authenticated)
         guard authenticated else { return tally }
-        if plan.pace != .idle { tally.prepareForLoad() }
         let start = await coordinator.startSignal.wait()
         if let slice = plan.latencyTimelineSlice { tally.timeline = (start.window.measureStart, slice) }
         switch plan.pace {

@@ -7,9 +7,15 @@ import Darwin
 #endif
 
 /// C copies of Swift strings (nil stays a null pointer) that live as long as this object, for
-/// libpq calls that take `const char *const *` arrays; and of binary parameters, with their lengths and formats.
+/// libpq calls that take `const char *const *` arrays; and binary parameters, with their lengths and formats.
+///
+/// A binary value is not copied: its length says where it ends, so libpq reads it where it is, for the length of
+/// the call (``withNullTerminatedPointers(_:)``). A commit batch is such a value, hundreds of kilobytes in a busy
+/// second; a copy of it was a large allocation and a `memcpy` a batch, and freeing it made glibc consolidate its heap.
 final class CStringArray {
     private let pointers: [UnsafeMutablePointer<CChar>?]
+    /// The values as given: the binary ones are read from here.
+    private let values: [PostgresValue]
     /// The place of the first string that holds a NUL character (its C copy ends there), if any.
     let firstWithNUL: Int?
     /// Each value's length and format (1 binary, 0 text), when any is binary; nil when all are text.
@@ -20,7 +26,7 @@ final class CStringArray {
         self.init(strings.map { $0.map(PostgresValue.text) ?? .null })
     }
 
-    /// The parameters' texts (nil for SQL NULL); bytes are copied as they are.
+    /// The parameters: texts copied (nil for SQL NULL), their bytes as they are; binary values kept, not copied.
     init(_ values: [PostgresValue]) {
         var firstWithNUL: Int?
         var lengths: [Int32]?
@@ -36,13 +42,14 @@ final class CStringArray {
                 // Any byte may be in a binary value (no NUL to look for): its length says where it ends.
                 if lengths == nil { lengths = [Int32](repeating: 0, count: values.count) }
                 lengths?[index] = Int32(bytes.count)
-                return Self.copy(bytes)
+                return nil
             default: copy = Self.copy(value.wireText ?? "")
             }
             if firstWithNUL == nil, copy.hasNUL { firstWithNUL = index }
             return copy.pointer
         }
         self.firstWithNUL = firstWithNUL
+        self.values = values
         self.lengths = lengths
         formats = lengths == nil ? nil : values.map { value in
             if case .binary = value { return 1 } else { return 0 }
@@ -79,11 +86,35 @@ final class CStringArray {
         }
     }
 
-    /// Calls `body` with the strings followed by one null pointer, as `PQconnectdbParams` wants.
+    /// Calls `body` with the values followed by one null pointer, as `PQconnectdbParams` and `PQexecParams` want;
+    /// binary values point into their own arrays, valid until `body` returns.
     func withNullTerminatedPointers<Result>(_ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
-        let constPointers = pointers.map { $0.map { UnsafePointer($0) } } + [nil]
-        return constPointers.withUnsafeBufferPointer { buffer in
-            body(buffer.baseAddress!)
+        var constPointers: [UnsafePointer<CChar>?] = []
+        constPointers.reserveCapacity(pointers.count + 1)
+        for pointer in pointers { constPointers.append(pointer.map { UnsafePointer($0) }) }
+        constPointers.append(nil)
+        return Self.pinning(values, from: 0, into: &constPointers, body)
+    }
+
+    /// Points at each binary value from `place` on, each pinned by a scope of its own, nested (a statement has one
+    /// or two), then calls `body`.
+    private static func pinning<Result>(
+        _ values: [PostgresValue], from place: Int, into pointers: inout [UnsafePointer<CChar>?],
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result
+    ) -> Result {
+        for next in place..<values.count {
+            guard case .binary(let bytes) = values[next] else { continue }
+            return bytes.withUnsafeBytes { bytes in
+                // An empty array may have no storage, and a null pointer would be SQL NULL to libpq.
+                pointers[next] = bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) } ?? noBytes
+                return pinning(values, from: next + 1, into: &pointers, body)
+            }
         }
+        return pointers.withUnsafeBufferPointer { buffer in body(buffer.baseAddress!) }
+    }
+
+    /// Where an empty binary value points: somewhere (a static NUL byte), for zero bytes.
+    private static var noBytes: UnsafePointer<CChar> {
+        UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
     }
 }

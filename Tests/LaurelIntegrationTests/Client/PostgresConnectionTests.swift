@@ -297,6 +297,47 @@ struct PostgresConnectionTests {
             #expect(bytesError?.sqlState == "22021")
         }
     }
+
+    @Test("binary parameters reach the server byte for byte, NUL bytes and empty values included, beside text ones")
+    func binaryParametersReadInPlace() async throws {
+        let table = ClientTestDatabase.uniqueName("client_binary")
+        let bytes: [UInt8] = [0, 1, 0, 255, 10, 0]
+        let larger = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let largerHex = larger.map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+        }.joined()
+        try await ClientTestDatabase.withPool(size: 1) { pool in
+            let (rows, afterAlter, digest) = try await pool.withConnection { connection in
+                try connection.simpleQuery("CREATE TABLE \(table) (value int)")
+                // Two binary values (bytea's binary format is its bytes) and a text one in one statement.
+                let sql = """
+                    SELECT length($1::bytea) AS first, encode($1::bytea, 'hex') AS hex, $1::bytea IS NULL AS first_null,
+                           length($2::bytea) AS second, md5($2::bytea) AS digest, $3::text AS label,
+                           (SELECT max(value) FROM \(table)) AS latest
+                    """
+                let rows = try [bytes, [], larger].map { value in
+                    try connection.query(sql, [.binary(value), .binary(larger), .text("after")])[0]
+                }
+                // The cached statement's result changes type ("cached plan must not change result type"): it is
+                // prepared again and the same values sent again.
+                try connection.simpleQuery("ALTER TABLE \(table) ALTER COLUMN value TYPE text")
+                let afterAlter = try connection.query(sql, [.binary(bytes), .binary([]), .text("again")])[0]
+                try connection.simpleQuery("DROP TABLE \(table)")
+                let digest = try connection.query("SELECT md5(decode($1::text, 'hex')) AS digest", [.text(largerHex)])[0].string("digest")
+                return (rows, afterAlter, digest)
+            }
+            #expect(try rows.map { try $0.int("first") } == [6, 0, 300_000])
+            #expect(try rows[0].string("hex") == "000100ff0a00")
+            #expect(try rows.map { try $0.bool("first_null") } == [false, false, false])
+            #expect(try rows.map { try $0.int("second") } == [300_000, 300_000, 300_000])
+            #expect(try rows.map { try $0.string("digest") } == [digest, digest, digest])
+            #expect(try rows.map { try $0.string("label") } == ["after", "after", "after"])
+            #expect(try afterAlter.string("hex") == "000100ff0a00")
+            #expect(try afterAlter.int("second") == 0)
+            #expect(try afterAlter.string("label") == "again")
+        }
+    }
 }
 
 /// An error a test's closure throws on purpose.

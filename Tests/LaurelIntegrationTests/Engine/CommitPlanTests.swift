@@ -107,7 +107,9 @@ import Testing
                 try connection.query(
                     """
                     SELECT count(*) FILTER (WHERE ident LIKE '%Only the fields the statement reads%') AS logs,
-                           count(*) FILTER (WHERE ident LIKE '%INSERT INTO laurel.earlier_day_scores AS k%') AS challenges,
+                           count(*) FILTER (WHERE ident LIKE '%INSERT INTO laurel.earlier_day_scores AS k%') AS scores,
+                           count(*) FILTER (WHERE ident LIKE '%UPDATE laurel.challenges c SET completed_at%') AS completions,
+                           count(*) FILTER (WHERE ident LIKE '%INSERT INTO laurel.challenges (user_id, period%') AS choices,
                            count(*) FILTER (WHERE ident LIKE '%INSERT INTO laurel.lesson_completions%') AS extras
                       FROM pg_backend_memory_contexts
                      -- (this statement's own text has the same words)
@@ -116,7 +118,9 @@ import Testing
             }
             let row = try #require(planned)
             #expect(try row.int("logs") == 1, "laurel.store_changes")
-            #expect(try row.int("challenges") == 1, "laurel.store_challenge_changes")
+            #expect(try row.int("scores") == 1, "laurel.store_challenge_changes, earlier days' scores")
+            #expect(try row.int("completions") == 1, "laurel.store_challenge_changes, completions")
+            #expect(try row.int("choices") == 1, "laurel.store_challenge_changes, choices")
             #expect(try row.int("extras") == 1, "laurel.store_change_extras")
         }
     }

@@ -570,14 +570,15 @@ CREATE FUNCTION laurel.store_challenge_changes(users bigint[], decided bigint[],
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
-    element json;
     any_scores boolean := false;
     any_chosen boolean := false;
     any_completed boolean := false;
 BEGIN
-    FOREACH element IN ARRAY scores LOOP any_scores := any_scores OR element IS NOT NULL; END LOOP;
-    FOREACH element IN ARRAY chosen LOOP any_chosen := any_chosen OR element IS NOT NULL; END LOOP;
-    FOREACH element IN ARRAY completed LOOP any_completed := any_completed OR element IS NOT NULL; END LOOP;
+    FOR part IN 1 .. coalesce(cardinality(users), 0) LOOP
+        any_scores := any_scores OR scores[part] IS NOT NULL;
+        any_chosen := any_chosen OR chosen[part] IS NOT NULL;
+        any_completed := any_completed OR completed[part] IS NOT NULL;
+    END LOOP;
     IF any_scores THEN
         INSERT INTO laurel.earlier_day_scores AS k (user_id, day, board, score, reached_at)
         SELECT s.user_id, x.day, x.board, x.delta, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'

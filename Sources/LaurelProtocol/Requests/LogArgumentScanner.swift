@@ -28,23 +28,14 @@ enum LogArgumentScanner {
                 guard reader.take(UInt8(ascii: ":")) else { return nil }
                 reader.skipWhitespace()
                 switch Field(key) {
-                case .activity?:
-                    guard activity == nil, let value = reader.plainString() else { return nil }
-                    activity = String(decoding: value, as: UTF8.self)
+                case .activity?: guard reader.plainText(into: &activity) else { return nil }
                 case .amount?:
                     guard amount == nil, let value = reader.positiveInteger() else { return nil }
                     amount = value
-                case .at?:
-                    guard at == nil, let value = reader.plainString() else { return nil }
-                    at = String(decoding: value, as: UTF8.self)
-                case .id?:
-                    guard id == nil, let value = reader.plainString() else { return nil }
-                    id = String(decoding: value, as: UTF8.self)
-                case .note?:
-                    guard note == nil, let value = reader.plainString() else { return nil }
-                    note = String(decoding: value, as: UTF8.self)
-                case nil:
-                    return nil
+                case .at?: guard reader.plainText(into: &at) else { return nil }
+                case .id?: guard reader.plainText(into: &id) else { return nil }
+                case .note?: guard reader.plainText(into: &note) else { return nil }
+                case nil: return nil
                 }
                 reader.skipWhitespace()
             } while reader.take(UInt8(ascii: ","))
@@ -52,23 +43,7 @@ enum LogArgumentScanner {
         }
         reader.skipWhitespace()
         guard reader.atEnd else { return nil }
-        // The same rules, in the same words, as LogRequest(argument:) applies.
-        guard let activity, let checkedActivity = TextRule.activityReference.apply(to: activity) else { return nil }
-        if let amount, !LogRequest.amountRange.contains(amount) { return nil }
-        var request = LogRequest(activity: checkedActivity, amount: amount ?? 1)
-        if let at {
-            guard let date = Timestamp.parse(at) else { return nil }
-            request.at = date
-        }
-        if let id {
-            guard let checked = TextRule.identifier.apply(to: id) else { return nil }
-            request.id = checked
-        }
-        if let note {
-            guard let checked = TextRule.note.apply(to: note) else { return nil }
-            request.note = checked
-        }
-        return request
+        return LogRequest(scannedActivity: activity, amount: amount, at: at, id: id, note: note)
     }
 
     private enum Field {
@@ -129,6 +104,13 @@ enum LogArgumentScanner {
                 offset += 1
             }
             return nil
+        }
+
+        /// A plain string (``plainString()``) into `slot`, which must be empty (a field given twice is not plain).
+        mutating func plainText(into slot: inout String?) -> Bool {
+            guard slot == nil, let value = plainString() else { return false }
+            slot = String(decoding: value, as: UTF8.self)
+            return true
         }
 
         /// An integer of one to nine digits without a leading zero, sign, fraction or exponent.

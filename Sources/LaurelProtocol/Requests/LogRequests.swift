@@ -42,6 +42,26 @@ public struct LogRequest: RequestArguments, Hashable {
         id = try fields.string("id", .identifier)
         note = try fields.string("note", .note)
     }
+
+    /// The same rules as ``init(argument:)``, for fields ``LogArgumentScanner`` read as plain text; nil wherever that
+    /// init would refuse, so that it is the one to say why.
+    init?(scannedActivity activity: String?, amount: Int?, at: String?, id: String?, note: String?) {
+        guard let activity = activity.flatMap(TextRule.activityReference.apply(to:)) else { return nil }
+        if let amount, !Self.amountRange.contains(amount) { return nil }
+        self.init(activity: activity, amount: amount ?? 1)
+        if let at {
+            guard let date = Timestamp.parse(at) else { return nil }
+            self.at = date
+        }
+        if let id {
+            guard let checked = TextRule.identifier.apply(to: id) else { return nil }
+            self.id = checked
+        }
+        if let note {
+            guard let checked = TextRule.note.apply(to: note) else { return nil }
+            self.note = checked
+        }
+    }
 }
 
 /// `LOGS {"activity"?, "from"?, "to"?, "limit"?, "before"?}`: a page of logs, newest first.

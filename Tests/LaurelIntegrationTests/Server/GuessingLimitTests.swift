@@ -4,6 +4,7 @@ import LaurelJSON
 import LaurelPostgres
 import LaurelProtocol
 import LaurelServer
+import Synchronization
 import Testing
 
 /// Token guessing behind a balancer that speaks the PROXY protocol, over real sockets, two instances and one
@@ -143,6 +144,54 @@ import Testing
         }
     }
 
+    /// AUTHs with valid tokens from one address share its allowance's row: one is answered while another is being
+    /// decided (a crowd of devices behind one carrier's address reconnecting at once is not answered one by one),
+    /// while an AUTH that may spend a failure waits until no decision on the address is in progress.
+    @Test func validTokensFromOneAddressDoNotWaitForEachOther() async throws {
+        let user = try await LaurelTestDatabase.createUser("auth-shared")
+        let address = "198.18.0.5"
+        try await TestServer.run(configuration: Self.configuration) { port in
+            let pool = try await LaurelTestDatabase.admin()
+            try await pool.withConnection { connection in
+                try connection.execute("INSERT INTO laurel.auth_failures (source) VALUES ($1::inet)", [.text(address)])
+            }
+            // A valid AUTH being decided elsewhere: the row held as such an AUTH holds it, until told to let go
+            // (or 30 s, so that a server that waits for it fails the test instead of hanging it).
+            let flags = HoldFlags()
+            let holder = Task {
+                try await pool.withConnection { connection in
+                    try connection.transaction { connection in
+                        try connection.execute("SELECT 1 FROM laurel.auth_failures WHERE source = $1::inet FOR SHARE", [.text(address)])
+                        let started = ContinuousClock.now
+                        while !flags.release.load(ordering: .acquiring), started.duration(to: .now) < .seconds(30) {
+                            try connection.execute("SELECT pg_sleep(0.02)")
+                        }
+                        flags.letGo.store(true, ordering: .releasing)
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let valid = try await Self.connect(port: port, from: address)
+            #expect(try await valid.request("AUTH", ["token": .string(user.token)]).kind == "OK")
+            #expect(!flags.hasLetGo, "answered only once the row was let go")
+
+            // A wrong token may spend a failure: it waits for the decision in progress.
+            let guesser = try await Self.connect(port: port, from: address)
+            let guess = Task {
+                let answer = try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")])
+                flags.answered.store(true, ordering: .releasing)
+                return answer
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(!flags.isAnswered, "a failure was decided while a valid AUTH held the address's row")
+            flags.release.store(true, ordering: .releasing)
+            try await holder.value
+            #expect(try await guess.value.errorCode == "auth_failed")
+            await valid.close()
+            await guesser.close()
+        }
+    }
+
     @Test func aConnectionWithoutAValidHeaderIsClosedUnanswered() async throws {
         try await TestServer.run(configuration: Self.configuration) { port in
             for opening in ["a1 PING\n", "PROXY TCP4 nonsense\r\na1 PING\n", "GET / HTTP/1.1\r\n\r\n"] {
@@ -159,4 +208,17 @@ import Testing
             await client.close()
         }
     }
+}
+
+/// What a test's tasks tell each other about a row held in a transaction of its own.
+private final class HoldFlags: Sendable {
+    /// The holder is to let go.
+    let release = Atomic<Bool>(false)
+    /// The holder has let go.
+    let letGo = Atomic<Bool>(false)
+    /// The request made while the row was held has its answer.
+    let answered = Atomic<Bool>(false)
+
+    var hasLetGo: Bool { letGo.load(ordering: .acquiring) }
+    var isAnswered: Bool { answered.load(ordering: .acquiring) }
 }

@@ -17,8 +17,8 @@ public struct FailedAuthLimit: Sendable, Equatable {
 }
 
 /// A source address's allowance of failed AUTHs (``FailedAuthLimit``), kept where every instance sees it. An AUTH
-/// from a source with no failure left is refused before its token is looked at, whatever the token: a guess that is
-/// not checked tells the guesser nothing. A failed AUTH spends one; a successful one spends nothing.
+/// from a source with no failure left is refused whatever its token: a refusal that told right from wrong would let
+/// a guesser check tokens at full speed. A failed AUTH spends one; a successful one spends nothing.
 public struct FailedAuthAllowance: Sendable, Equatable {
     public var bucket: TokenBucket
 

@@ -6,10 +6,9 @@ import LaurelJSON
 /// the version it was decided against; reads of a user run against one snapshot (``UserReader``). The PostgreSQL
 /// implementation lives in LaurelPostgres; the server knows only this protocol.
 public protocol LaurelStore: Sendable {
-    /// The user a token belongs to, marked as seen; or an unknown (or revoked) token. With a `source`, the token is
-    /// looked at only while that source address has failed AUTHs left (``FailedAuthAllowance`` under `limit`), and a
-    /// failure spends one; the source's allowance stays locked meanwhile, so instances checking guesses from one
-    /// source take turns.
+    /// The user a token belongs to, marked as seen; or an unknown (or revoked) token. With a `source`, the token
+    /// counts only while that source address has failed AUTHs left (``FailedAuthAllowance`` under `limit`), and a
+    /// failure spends one; AUTHs from one source are decided one at a time across instances, in order of arrival.
     func authenticate(token: String, from source: GuessingSource?, at now: Date) async throws(StoreError) -> Authentication
 
     /// Forgets the failed-AUTH allowances that are whole again (untouched for the limit's refill time).
@@ -166,7 +165,7 @@ public enum Authentication: Sendable, Equatable {
     case authenticated(AuthenticatedUser)
     /// No such token, or a revoked one.
     case unknownToken
-    /// The source has no failed AUTH left: the token was not looked at.
+    /// The source has no failed AUTH left: refused whatever the token.
     case refused(retryAfterMs: Int)
 }
 

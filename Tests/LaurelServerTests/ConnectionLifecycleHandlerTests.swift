@@ -50,7 +50,7 @@ import Testing
         let (channel, expiry) = try Self.unauthenticatedChannel()
         channel.embeddedEventLoop.advanceTime(by: .milliseconds(500))
         channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthStarted())
-        // AUTHs from one address wait for each other: this one is decided 2 s later.
+        // AUTHs from one address take turns: this one is decided 2 s later.
         channel.embeddedEventLoop.advanceTime(by: .seconds(2))
         #expect(expiry.reason == nil, "closed with its AUTH in flight")
         channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.Authenticated())

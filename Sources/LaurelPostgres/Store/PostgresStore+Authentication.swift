@@ -18,33 +18,19 @@ extension PostgresStore {
                     return .authenticated(try Self.user(of: row))
                 }
             }
-            return try await pool.transaction { connection in
-                // The token looked up, and the source's row made if it is new (waiting for an AUTH elsewhere that is
-                // making it), so that there is a row to lock below.
-                let owners = try connection.query(
-                    """
-                    WITH present AS (
-                        INSERT INTO laurel.auth_failures (source) VALUES ($2::inet) ON CONFLICT (source) DO NOTHING
-                    )
-                    SELECT t.user_id FROM laurel.tokens t
-                     WHERE t.digest = sha256(convert_to($1::text, 'UTF8')) AND t.revoked_at IS NULL
-                    """, [.text(token), .text(source.address)])
-                let owner = try owners.first?.int("user_id")
-                var allowance = try Self.lockedAllowance(of: source, toSpend: owner == nil, on: connection)
-                if let wait = allowance.refusal(at: now, limit: source.limit) { return .refused(retryAfterMs: wait) }
-                if let owner {
+            return try await pool.withConnection { connection in
+                switch try Self.decide(token: token, from: source, at: now, on: connection) {
+                case .refused(let wait):
+                    return .refused(retryAfterMs: wait)
+                case .failed:
+                    return .unknownToken
+                case .valid(let owner):
+                    // After the address's decision is committed, so that other AUTHs from it do not wait for this write.
                     let users = try connection.query(
                         "UPDATE laurel.users SET last_seen_at = now() WHERE id = $1::bigint RETURNING id, name", [.int(owner)])
                     guard let user = users.first else { return .unknownToken }
                     return .authenticated(try Self.user(of: user))
                 }
-                allowance.spendFailure(at: now, limit: source.limit)
-                try connection.execute(
-                    """
-                    UPDATE laurel.auth_failures SET available = $2::double precision, spent_at = \(PostgresTimestamp.parameter(3))
-                     WHERE source = $1::inet
-                    """, [.text(source.address), PostgresValue(allowance.available), PostgresValue(allowance.spentAt.map(PostgresTimestamp.microseconds))])
-                return .unknownToken
             }
         } catch let error as StoreError {
             throw error
@@ -66,31 +52,57 @@ extension PostgresStore {
         }
     }
 
-    /// `source`'s allowance, locked until the transaction ends. An AUTH that may spend a failure (`toSpend`: its token
-    /// is unknown) locks the row alone, waiting for every AUTH of the source being decided and holding the next ones
-    /// until it commits, so instances take turns on one source's guesses. A valid token spends nothing and only needs
-    /// the allowance not to be spent while it is decided: such AUTHs share the row and do not wait for each other, so
-    /// a crowd of devices behind one address reconnecting at once is not answered one by one.
-    private static func lockedAllowance(
-        of source: GuessingSource, toSpend: Bool, on connection: PostgresConnection
-    ) throws -> FailedAuthAllowance {
-        let rows = try toSpend
-            ? connection.query(
+    /// What an AUTH from a source with an allowance comes to, decided against the source's allowance.
+    private enum GuessingDecision {
+        case refused(Int)
+        case valid(Int)
+        case failed
+    }
+
+    /// The key class of the advisory locks that order AUTHs per source address (`pg_advisory_xact_lock(class,
+    /// hashtext(address))`); its own key space, apart from the single-key locks of migrations and week rankings.
+    public static let guessingLockClass: Int32 = 0x4C41_5554
+
+    /// Decides an AUTH against `source`'s allowance, one AUTH of the source at a time across every instance and in
+    /// order of arrival (an advisory lock of the transaction's, which PostgreSQL grants first come, first served), so
+    /// that no failure is checked beyond the allowance however many AUTHs come at once. Every AUTH takes the same
+    /// way up to the refusal, whatever its token: a refusal that came sooner or later for a valid token would tell
+    /// a guesser what a refusal must not. A valid token writes nothing here, so its turn ends at the commit of a
+    /// transaction that wrote nothing (no WAL flush): a crowd of devices behind one address reconnecting at once
+    /// takes turns of a statement each, not of a commit each. A failure stores the spent allowance before its turn
+    /// ends. (A row lock on the source's row, as before, also wrote the row and flushed it for every AUTH, and a
+    /// shared one would let a valid token in ahead of guesses waiting their turn.)
+    private static func decide(
+        token: String, from source: GuessingSource, at now: Date, on connection: PostgresConnection
+    ) throws -> GuessingDecision {
+        try connection.transaction { connection in
+            try connection.execute(
+                "SELECT pg_advisory_xact_lock(\(guessingLockClass), hashtext($1::text))", [.text(source.address)])
+            // A statement of its own after the lock: its snapshot has every decision committed before this turn.
+            let row = try connection.query(
                 """
-                INSERT INTO laurel.auth_failures (source) VALUES ($1::inet)
-                ON CONFLICT (source) DO UPDATE SET source = EXCLUDED.source
-                RETURNING available, \(PostgresTimestamp.column("spent_at", as: "spent_us"))
-                """, [.text(source.address)])
-            : connection.query(
+                SELECT a.available, \(PostgresTimestamp.column("a.spent_at", as: "spent_us")), o.user_id
+                  FROM (SELECT 1) AS one
+                  LEFT JOIN laurel.auth_failures a ON a.source = $2::inet
+                  LEFT JOIN LATERAL (
+                      SELECT t.user_id FROM laurel.tokens t
+                       WHERE t.digest = sha256(convert_to($1::text, 'UTF8')) AND t.revoked_at IS NULL LIMIT 1
+                  ) AS o ON true
+                """, [.text(token), .text(source.address)]).first
+            var allowance = FailedAuthAllowance(
+                available: try row?.optionalDouble("available"),
+                at: try row?.optionalInt("spent_us").map(PostgresTimestamp.date(microseconds:)))
+            if let wait = allowance.refusal(at: now, limit: source.limit) { return .refused(wait) }
+            if let owner = try row?.optionalInt("user_id") { return .valid(owner) }
+            allowance.spendFailure(at: now, limit: source.limit)
+            try connection.execute(
                 """
-                SELECT available, \(PostgresTimestamp.column("spent_at", as: "spent_us"))
-                  FROM laurel.auth_failures WHERE source = $1::inet FOR SHARE
-                """, [.text(source.address)])
-        // No row: it was whole, and deleted as such since the statement above (an upsert always has one).
-        guard let row = rows.first else { return FailedAuthAllowance(available: nil, at: nil) }
-        return FailedAuthAllowance(
-            available: try row.optionalDouble("available"),
-            at: try row.optionalInt("spent_us").map(PostgresTimestamp.date(microseconds:)))
+                INSERT INTO laurel.auth_failures AS f (source, available, spent_at)
+                VALUES ($1::inet, $2::double precision, \(PostgresTimestamp.parameter(3)))
+                ON CONFLICT (source) DO UPDATE SET available = EXCLUDED.available, spent_at = EXCLUDED.spent_at
+                """, [.text(source.address), PostgresValue(allowance.available), PostgresValue(allowance.spentAt.map(PostgresTimestamp.microseconds))])
+            return .failed
+        }
     }
 
     /// The user a row of `id` and `name` names.

@@ -33,7 +33,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     struct Authenticated: Sendable {}
     /// Sent by the connection when it takes an AUTH to answer, and when it has answered it (whatever the answer): the
     /// client sent AUTH in time if it was read before the auth timeout (protocol.md), however long the server takes
-    /// to answer it (an AUTH from an address waits for the decisions on the address's guesses), so the timeout waits for its answer.
+    /// to answer it (AUTHs from one address take turns on its allowance), so the timeout waits for its answer.
     struct AuthStarted: Sendable {}
     struct AuthAnswered: Sendable {}
 

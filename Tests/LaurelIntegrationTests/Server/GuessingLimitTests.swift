@@ -89,7 +89,7 @@ import Testing
         #expect(stored != nil, "the guesser's allowance is stored where every instance sees it")
     }
 
-    /// While an address's allowance is spent its AUTHs are not looked at, so a valid token is refused too: the
+    /// While an address's allowance is spent its AUTHs are refused whatever their token, a valid one too: the
     /// answer must not tell a guesser that it guessed right.
     @Test func aSpentAddressIsRefusedEvenWithAValidToken() async throws {
         let user = try await LaurelTestDatabase.createUser("guessed-valid")
@@ -113,9 +113,9 @@ import Testing
         }
     }
 
-    /// AUTHs from one address wait for each other's decisions (the address's allowance row is locked until a
-    /// decision commits), so when many clients of one address connect at once, the last ones' answers can come after
-    /// the auth timeout. They sent AUTH in time (protocol.md): they are answered, and stay.
+    /// AUTHs from one address take turns on its allowance (a lock of the address's, held while one is decided), so
+    /// when many clients of one address connect at once, the last ones' answers can come after the auth timeout.
+    /// They sent AUTH in time (protocol.md): they are answered, and stay.
     @Test func anAuthSentInTimeButAnsweredAfterTheAuthTimeoutKeepsItsConnection() async throws {
         let user = try await LaurelTestDatabase.createUser("auth-late")
         let address = "198.18.0.4"
@@ -123,19 +123,19 @@ import Testing
         configuration.authTimeout = .seconds(1)
         try await TestServer.run(configuration: configuration) { port in
             let pool = try await LaurelTestDatabase.admin()
-            try await pool.withConnection { connection in
-                try connection.execute("INSERT INTO laurel.auth_failures (source) VALUES ($1::inet)", [.text(address)])
-            }
-            // Another decision on the address's row, which takes 2.5 s.
+            // Another decision on the address, which takes 2.5 s.
+            let flags = HoldFlags()
             let locker = Task {
                 try await pool.withConnection { connection in
                     try connection.transaction { connection in
-                        try connection.execute("SELECT 1 FROM laurel.auth_failures WHERE source = $1::inet FOR UPDATE", [.text(address)])
+                        try connection.execute(
+                            "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::text))", [.text(address)])
+                        try flags.hold(on: connection)
                         try connection.execute("SELECT pg_sleep(2.5)")
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            try await flags.waitUntilHeld()
             let client = try await Self.connect(port: port, from: address)
             let answer = try await client.request("AUTH", ["token": .string(user.token)])
             #expect(answer.kind == "OK", "\(answer.raw)")
@@ -144,51 +144,94 @@ import Testing
         }
     }
 
-    /// AUTHs with valid tokens from one address share its allowance's row: one is answered while another is being
-    /// decided (a crowd of devices behind one carrier's address reconnecting at once is not answered one by one),
-    /// while an AUTH that may spend a failure waits until no decision on the address is in progress.
-    @Test func validTokensFromOneAddressDoNotWaitForEachOther() async throws {
-        let user = try await LaurelTestDatabase.createUser("auth-shared")
+    /// An AUTH's turn on its address ends with its decision, before its write (the user's `last_seen_at`) commits:
+    /// the next AUTH from the address, valid or not, does not wait for that write. (Each AUTH had held the address's
+    /// row until its commit, so a crowd of devices behind one carrier's address was answered a commit at a time.)
+    @Test func anAuthDoesNotWaitForTheWriteOfAnotherAuthFromItsAddress() async throws {
+        let slow = try await LaurelTestDatabase.createUser("auth-slow")
+        let other = try await LaurelTestDatabase.createUser("auth-other")
         let address = "198.18.0.5"
         try await TestServer.run(configuration: Self.configuration) { port in
             let pool = try await LaurelTestDatabase.admin()
-            try await pool.withConnection { connection in
-                try connection.execute("INSERT INTO laurel.auth_failures (source) VALUES ($1::inet)", [.text(address)])
-            }
-            // A valid AUTH being decided elsewhere: the row held as such an AUTH holds it, until told to let go
-            // (or 30 s, so that a server that waits for it fails the test instead of hanging it).
+            // The slow user's row held, as a long write of another's would hold it, until told to let go.
             let flags = HoldFlags()
             let holder = Task {
                 try await pool.withConnection { connection in
                     try connection.transaction { connection in
-                        try connection.execute("SELECT 1 FROM laurel.auth_failures WHERE source = $1::inet FOR SHARE", [.text(address)])
-                        let started = ContinuousClock.now
-                        while !flags.release.load(ordering: .acquiring), started.duration(to: .now) < .seconds(30) {
-                            try connection.execute("SELECT pg_sleep(0.02)")
-                        }
-                        flags.letGo.store(true, ordering: .releasing)
+                        try connection.execute("SELECT 1 FROM laurel.users WHERE id = $1::bigint FOR UPDATE", [.int(Int(slow.id.rawValue))])
+                        try flags.holdUntilReleased(on: connection)
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
-            let valid = try await Self.connect(port: port, from: address)
-            #expect(try await valid.request("AUTH", ["token": .string(user.token)]).kind == "OK")
-            #expect(!flags.hasLetGo, "answered only once the row was let go")
+            try await flags.waitUntilHeld()
+            let slowClient = try await Self.connect(port: port, from: address)
+            let slowAnswer = Task { try await slowClient.request("AUTH", ["token": .string(slow.token)]) }
+            // Decided, and waiting to write.
+            try await Self.waitUntil("the slow AUTH waits for its user's row") { try await flags.waiting(in: pool) >= 1 }
 
-            // A wrong token may spend a failure: it waits for the decision in progress.
+            let otherClient = try await Self.connect(port: port, from: address)
+            #expect(try await otherClient.request("AUTH", ["token": .string(other.token)]).kind == "OK")
             let guesser = try await Self.connect(port: port, from: address)
-            let guess = Task {
-                let answer = try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")])
-                flags.answered.store(true, ordering: .releasing)
-                return answer
-            }
-            try await Task.sleep(for: .milliseconds(500))
-            #expect(!flags.isAnswered, "a failure was decided while a valid AUTH held the address's row")
+            #expect(try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")]).errorCode == "auth_failed")
+            #expect(!flags.hasLetGo, "answered only once the slow AUTH's write went through")
+
             flags.release.store(true, ordering: .releasing)
             try await holder.value
-            #expect(try await guess.value.errorCode == "auth_failed")
-            await valid.close()
+            #expect(try await slowAnswer.value.kind == "OK")
+            for client in [slowClient, otherClient, guesser] { await client.close() }
+        }
+    }
+
+    /// AUTHs from one address are decided in order of arrival: a valid token sent while a guess waits its turn is
+    /// decided after the guess, against what the guess left. (A valid AUTH that went ahead of waiting guesses would
+    /// be checked while they are refused: a guesser sending many tokens at once would have the right one let in
+    /// wherever it stood among them.)
+    @Test func aValidTokenSentBehindAWaitingGuessIsDecidedAfterIt() async throws {
+        let user = try await LaurelTestDatabase.createUser("auth-behind")
+        let address = "198.18.0.6"
+        try await TestServer.run(configuration: Self.configuration) { port in
+            let pool = try await LaurelTestDatabase.admin()
+            // One failure left, dated an hour ahead: nothing refills during the test.
+            try await pool.withConnection { connection in
+                try connection.execute(
+                    "INSERT INTO laurel.auth_failures (source, available, spent_at) VALUES ($1::inet, 1, now() + interval '1 hour')",
+                    [.text(address)])
+            }
+            // A decision on the address in progress, until told to let go.
+            let flags = HoldFlags()
+            let holder = Task {
+                try await pool.withConnection { connection in
+                    try connection.transaction { connection in
+                        try connection.execute(
+                            "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::text))", [.text(address)])
+                        try flags.holdUntilReleased(on: connection)
+                    }
+                }
+            }
+            try await flags.waitUntilHeld()
+            let guesser = try await Self.connect(port: port, from: address)
+            let guess = Task { try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")]) }
+            try await Self.waitUntil("the guess waits its turn") { try await flags.waiting(in: pool) >= 1 }
+            let valid = try await Self.connect(port: port, from: address)
+            let late = Task { try await valid.request("AUTH", ["token": .string(user.token)]) }
+            try await Self.waitUntil("the valid AUTH waits its turn") { try await flags.waiting(in: pool) >= 2 }
+
+            flags.release.store(true, ordering: .releasing)
+            try await holder.value
+            #expect(try await guess.value.errorCode == "auth_failed", "the guess spent the last failure")
+            let answer = try await late.value
+            #expect(answer.errorCode == "rate_limited", "the valid token went ahead of the guess: \(answer.raw)")
             await guesser.close()
+            await valid.close()
+        }
+    }
+
+    /// Polls `condition` every 20 ms for up to 20 s.
+    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let started = ContinuousClock.now
+        while try await !condition() {
+            try #require(started.duration(to: .now) < .seconds(20), "never: \(what)")
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -210,15 +253,48 @@ import Testing
     }
 }
 
-/// What a test's tasks tell each other about a row held in a transaction of its own.
+/// What a test's tasks tell each other about a lock held in a transaction of its own.
 private final class HoldFlags: Sendable {
+    /// The holder has the lock.
+    let held = Atomic<Bool>(false)
+    /// The holder's backend.
+    let holderPID = Atomic<Int>(0)
     /// The holder is to let go.
     let release = Atomic<Bool>(false)
     /// The holder has let go.
     let letGo = Atomic<Bool>(false)
-    /// The request made while the row was held has its answer.
-    let answered = Atomic<Bool>(false)
 
     var hasLetGo: Bool { letGo.load(ordering: .acquiring) }
-    var isAnswered: Bool { answered.load(ordering: .acquiring) }
+
+    /// Called by the holder, in its transaction, once it has the lock.
+    func hold(on connection: PostgresConnection) throws {
+        holderPID.store(try connection.query("SELECT pg_backend_pid() AS pid").first?.int("pid") ?? 0, ordering: .relaxed)
+        held.store(true, ordering: .releasing)
+    }
+
+    /// Called by the holder, in its transaction, once it has the lock: keeps it until `release` (or 30 s, so that
+    /// a server that waits for it fails the test instead of hanging it).
+    func holdUntilReleased(on connection: PostgresConnection) throws {
+        try hold(on: connection)
+        let started = ContinuousClock.now
+        while !release.load(ordering: .acquiring), started.duration(to: .now) < .seconds(30) {
+            try connection.execute("SELECT pg_sleep(0.02)")
+        }
+        letGo.store(true, ordering: .releasing)
+    }
+
+    /// How many backends wait for the holder (directly, or behind another that waits for it).
+    func waiting(in pool: PostgresPool) async throws -> Int {
+        let holder = holderPID.load(ordering: .acquiring)
+        return try await pool.withConnection { connection in
+            try connection.query(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE $1::integer = ANY (pg_blocking_pids(pid))", [.int(holder)]
+            ).first?.int("n") ?? 0
+        }
+    }
+
+    /// Returns once the holder has the lock (20 s at most).
+    func waitUntilHeld() async throws {
+        try await GuessingLimitTests.waitUntil("the lock is held") { held.load(ordering: .acquiring) }
+    }
 }

@@ -60,40 +60,42 @@ extension PostgresStore {
     }
 
     /// The key class of the advisory locks that order AUTHs per source address (`pg_advisory_xact_lock(class,
-    /// hashtext(address))`); its own key space, apart from the single-key locks of migrations and week rankings.
+    /// hashtext(address::inet::text))`); its own key space, apart from the single-key locks of migrations and week
+    /// rankings.
     public static let guessingLockClass: Int32 = 0x4C41_5554
 
     /// Decides an AUTH against `source`'s allowance, one AUTH of the source at a time across every instance and in
     /// order of arrival (an advisory lock of the transaction's, which PostgreSQL grants first come, first served), so
-    /// that no failure is checked beyond the allowance however many AUTHs come at once. Every AUTH takes the same
-    /// way up to the refusal, whatever its token: a refusal that came sooner or later for a valid token would tell
-    /// a guesser what a refusal must not. A valid token writes nothing here, so its turn ends at the commit of a
-    /// transaction that wrote nothing (no WAL flush): a crowd of devices behind one address reconnecting at once
-    /// takes turns of a statement each, not of a commit each. A failure stores the spent allowance before its turn
-    /// ends. (A row lock on the source's row, as before, also wrote the row and flushed it for every AUTH, and a
-    /// shared one would let a valid token in ahead of guesses waiting their turn.)
+    /// that no failure is checked beyond the allowance however many AUTHs come at once, and a valid token sent among
+    /// guesses gets no turn ahead of them. The token is looked up only once the AUTH is not refused: a refusal's
+    /// answer and its time say nothing of the token. A valid token writes nothing here, so its turn ends at the
+    /// commit of a transaction that wrote nothing (no WAL flush): a crowd of devices behind one address reconnecting
+    /// at once takes turns of a few reads each, not of a commit each. A failure stores the spent allowance before its
+    /// turn ends. (A row lock on the source's row, as before, had every AUTH write the row and flush it; a shared one
+    /// would let a valid token in ahead of guesses waiting their turn.)
     private static func decide(
         token: String, from source: GuessingSource, at now: Date, on connection: PostgresConnection
     ) throws -> GuessingDecision {
         try connection.transaction { connection in
+            // The address as PostgreSQL's inet prints it, so that two spellings of one address are one lock.
             try connection.execute(
-                "SELECT pg_advisory_xact_lock(\(guessingLockClass), hashtext($1::text))", [.text(source.address)])
-            // A statement of its own after the lock: its snapshot has every decision committed before this turn.
+                "SELECT pg_advisory_xact_lock(\(guessingLockClass), hashtext($1::inet::text))", [.text(source.address)])
+            // Statements of their own after the lock: their snapshots have every decision committed before this turn.
             let row = try connection.query(
                 """
-                SELECT a.available, \(PostgresTimestamp.column("a.spent_at", as: "spent_us")), o.user_id
-                  FROM (SELECT 1) AS one
-                  LEFT JOIN laurel.auth_failures a ON a.source = $2::inet
-                  LEFT JOIN LATERAL (
-                      SELECT t.user_id FROM laurel.tokens t
-                       WHERE t.digest = sha256(convert_to($1::text, 'UTF8')) AND t.revoked_at IS NULL LIMIT 1
-                  ) AS o ON true
-                """, [.text(token), .text(source.address)]).first
+                SELECT available, \(PostgresTimestamp.column("spent_at", as: "spent_us"))
+                  FROM laurel.auth_failures WHERE source = $1::inet
+                """, [.text(source.address)]).first
             var allowance = FailedAuthAllowance(
                 available: try row?.optionalDouble("available"),
                 at: try row?.optionalInt("spent_us").map(PostgresTimestamp.date(microseconds:)))
             if let wait = allowance.refusal(at: now, limit: source.limit) { return .refused(wait) }
-            if let owner = try row?.optionalInt("user_id") { return .valid(owner) }
+            let owner = try connection.query(
+                """
+                SELECT t.user_id FROM laurel.tokens t
+                 WHERE t.digest = sha256(convert_to($1::text, 'UTF8')) AND t.revoked_at IS NULL LIMIT 1
+                """, [.text(token)]).first?.int("user_id")
+            if let owner { return .valid(owner) }
             allowance.spendFailure(at: now, limit: source.limit)
             try connection.execute(
                 """

@@ -129,7 +129,7 @@ import Testing
                 try await pool.withConnection { connection in
                     try connection.transaction { connection in
                         try connection.execute(
-                            "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::text))", [.text(address)])
+                            "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::inet::text))", [.text(address)])
                         try flags.hold(on: connection)
                         try connection.execute("SELECT pg_sleep(2.5)")
                     }
@@ -189,9 +189,12 @@ import Testing
     @Test func aValidTokenSentBehindAWaitingGuessIsDecidedAfterIt() async throws {
         let user = try await LaurelTestDatabase.createUser("auth-behind")
         let address = "198.18.0.6"
-        try await TestServer.run(configuration: Self.configuration) { port in
+        // A failure back every 10,000 s: however slow the machine, nothing refills during the test.
+        var configuration = Self.configuration
+        configuration.failedAuthLimit = FailedAuthLimit(perSecond: 0.0001, burst: 5)
+        try await TestServer.run(configuration: configuration) { port in
             let pool = try await LaurelTestDatabase.admin()
-            // One failure left, dated an hour ahead: nothing refills during the test.
+            // One failure left, dated an hour ahead: nothing refills before the guess spends it either.
             try await pool.withConnection { connection in
                 try connection.execute(
                     "INSERT INTO laurel.auth_failures (source, available, spent_at) VALUES ($1::inet, 1, now() + interval '1 hour')",
@@ -203,7 +206,7 @@ import Testing
                 try await pool.withConnection { connection in
                     try connection.transaction { connection in
                         try connection.execute(
-                            "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::text))", [.text(address)])
+                            "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::inet::text))", [.text(address)])
                         try flags.holdUntilReleased(on: connection)
                     }
                 }

@@ -99,7 +99,7 @@ extension PostgresStore {
             allowance.spendFailure(at: now, limit: source.limit)
             try connection.execute(
                 """
-                INSERT INTO laurel.auth_failures AS f (source, available, spent_at)
+                INSERT INTO laurel.auth_failures (source, available, spent_at)
                 VALUES ($1::inet, $2::double precision, \(PostgresTimestamp.parameter(3)))
                 ON CONFLICT (source) DO UPDATE SET available = EXCLUDED.available, spent_at = EXCLUDED.spent_at
                 """, [.text(source.address), PostgresValue(allowance.available), PostgresValue(allowance.spentAt.map(PostgresTimestamp.microseconds))])

@@ -125,15 +125,8 @@ import Testing
             let pool = try await LaurelTestDatabase.admin()
             // Another decision on the address, which takes 2.5 s.
             let flags = HoldFlags()
-            let locker = Task {
-                try await pool.withConnection { connection in
-                    try connection.transaction { connection in
-                        try connection.execute(
-                            "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::inet::text))", [.text(address)])
-                        try flags.hold(on: connection)
-                        try connection.execute("SELECT pg_sleep(2.5)")
-                    }
-                }
+            let locker = flags.holder(in: pool, taking: Self.addressTurn, [.text(address)]) { connection in
+                try connection.execute("SELECT pg_sleep(2.5)")
             }
             try await flags.waitUntilHeld()
             let client = try await Self.connect(port: port, from: address)
@@ -155,14 +148,9 @@ import Testing
             let pool = try await LaurelTestDatabase.admin()
             // The slow user's row held, as a long write of another's would hold it, until told to let go.
             let flags = HoldFlags()
-            let holder = Task {
-                try await pool.withConnection { connection in
-                    try connection.transaction { connection in
-                        try connection.execute("SELECT 1 FROM laurel.users WHERE id = $1::bigint FOR UPDATE", [.int(Int(slow.id.rawValue))])
-                        try flags.holdUntilReleased(on: connection)
-                    }
-                }
-            }
+            let holder = flags.holder(
+                in: pool, taking: "SELECT 1 FROM laurel.users WHERE id = $1::bigint FOR UPDATE", [.int(Int(slow.id.rawValue))],
+                keeping: flags.keepUntilReleased)
             try await flags.waitUntilHeld()
             let slowClient = try await Self.connect(port: port, from: address)
             let slowAnswer = Task { try await slowClient.request("AUTH", ["token": .string(slow.token)]) }
@@ -202,15 +190,7 @@ import Testing
             }
             // A decision on the address in progress, until told to let go.
             let flags = HoldFlags()
-            let holder = Task {
-                try await pool.withConnection { connection in
-                    try connection.transaction { connection in
-                        try connection.execute(
-                            "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::inet::text))", [.text(address)])
-                        try flags.holdUntilReleased(on: connection)
-                    }
-                }
-            }
+            let holder = flags.holder(in: pool, taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
             try await flags.waitUntilHeld()
             let guesser = try await Self.connect(port: port, from: address)
             let guess = Task { try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")]) }
@@ -228,6 +208,9 @@ import Testing
             await valid.close()
         }
     }
+
+    /// Takes an address's turn on its allowance, as the server does for an AUTH from it.
+    static let addressTurn = "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::inet::text))"
 
     /// Polls `condition` every 20 ms for up to 20 s.
     static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
@@ -269,16 +252,27 @@ private final class HoldFlags: Sendable {
 
     var hasLetGo: Bool { letGo.load(ordering: .acquiring) }
 
-    /// Called by the holder, in its transaction, once it has the lock.
-    func hold(on connection: PostgresConnection) throws {
-        holderPID.store(try connection.query("SELECT pg_backend_pid() AS pid").first?.int("pid") ?? 0, ordering: .relaxed)
-        held.store(true, ordering: .releasing)
+    /// A transaction on `pool` that takes a lock (`lock`, a statement with `parameters`), tells these flags it holds
+    /// it, and keeps it while `keeping` runs.
+    func holder(
+        in pool: PostgresPool, taking lock: String, _ parameters: [PostgresValue],
+        keeping: @escaping @Sendable (PostgresConnection) throws -> Void
+    ) -> Task<Void, any Error> {
+        Task {
+            try await pool.withConnection { connection in
+                try connection.transaction { connection in
+                    try connection.execute(lock, parameters)
+                    self.holderPID.store(try connection.query("SELECT pg_backend_pid() AS pid").first?.int("pid") ?? 0, ordering: .relaxed)
+                    self.held.store(true, ordering: .releasing)
+                    try keeping(connection)
+                }
+            }
+        }
     }
 
-    /// Called by the holder, in its transaction, once it has the lock: keeps it until `release` (or 30 s, so that
-    /// a server that waits for it fails the test instead of hanging it).
-    func holdUntilReleased(on connection: PostgresConnection) throws {
-        try hold(on: connection)
+    /// Keeps a holder's lock until `release` (or 30 s, so that a server that waits for it fails the test instead of
+    /// hanging it).
+    func keepUntilReleased(on connection: PostgresConnection) throws {
         let started = ContinuousClock.now
         while !release.load(ordering: .acquiring), started.duration(to: .now) < .seconds(30) {
             try connection.execute("SELECT pg_sleep(0.02)")

@@ -18,8 +18,13 @@ extension PostgresStore {
                     return .authenticated(try Self.user(of: row))
                 }
             }
+            // The address's turn on this instance first, so that AUTHs waiting for it hold no connection. It passes
+            // on once this AUTH holds the address's lock, so the next one waits at the lock, ready the moment this
+            // turn ends: an address holds at most two connections of the pool, one deciding and one next in line.
+            let turn = await addressTurns.take(source.address)
+            defer { turn.end() }
             return try await pool.withConnection { connection in
-                switch try Self.decide(token: token, from: source, at: now, on: connection) {
+                switch try Self.decide(token: token, from: source, at: now, on: connection, whenLocked: turn.end) {
                 case .refused(let wait):
                     return .refused(retryAfterMs: wait)
                 case .failed:
@@ -74,12 +79,14 @@ extension PostgresStore {
     /// turn ends. (A row lock on the source's row, as before, had every AUTH write the row and flush it; a shared one
     /// would let a valid token in ahead of guesses waiting their turn.)
     private static func decide(
-        token: String, from source: GuessingSource, at now: Date, on connection: PostgresConnection
+        token: String, from source: GuessingSource, at now: Date, on connection: PostgresConnection,
+        whenLocked: () -> Void
     ) throws -> GuessingDecision {
         try connection.transaction { connection in
             // The address as PostgreSQL's inet prints it, so that two spellings of one address are one lock.
             try connection.execute(
                 "SELECT pg_advisory_xact_lock(\(guessingLockClass), hashtext($1::inet::text))", [.text(source.address)])
+            whenLocked()
             // Statements of their own after the lock: their snapshots have every decision committed before this turn.
             let row = try connection.query(
                 """

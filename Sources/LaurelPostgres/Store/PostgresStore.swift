@@ -9,17 +9,21 @@ import CoreMetrics
 public final class PostgresStore: LaurelStore {
     let pool: PostgresPool
     let commits: GroupCommit<UserCommit, Result<CommitOutcome, StoreError>>
+    /// The AUTHs from one source address, one at a time on this instance's connections.
+    let addressTurns: AddressTurns
 
     /// - Parameters:
     ///   - pool: the connections every unit of work runs on.
     ///   - maxCommitBatch: the most writes of different users stored in one transaction.
     ///   - commitFlushers: the most such batches in flight at once.
     ///   - metrics: where the commit batches' sizes and times go (`laurel_commit_batch_writes`,
-    ///     `laurel_commit_batch_seconds`); nil for the process's metrics system.
+    ///     `laurel_commit_batch_seconds`), and the AUTHs waiting for their address's turn
+    ///     (`laurel_auth_turns_waiting`); nil for the process's metrics system.
     public init(pool: PostgresPool, maxCommitBatch: Int = 256, commitFlushers: Int = 2, metrics: (any MetricsFactory)? = nil) {
         self.pool = pool
         self.commits = GroupCommit(
             pool: pool, maxBatch: maxCommitBatch, maxFlushers: commitFlushers, metrics: metrics, flush: Self.storeCommits)
+        self.addressTurns = AddressTurns(metrics: metrics ?? MetricsSystem.factory)
     }
 
     /// Opens every pool connection and plans on each the statements of every LOG (an empty batch stores nothing, and

@@ -170,42 +170,95 @@ import Testing
         }
     }
 
-    /// AUTHs from one address are decided in order of arrival: a valid token sent while a guess waits its turn is
-    /// decided after the guess, against what the guess left. (A valid AUTH that went ahead of waiting guesses would
-    /// be checked while they are refused: a guesser sending many tokens at once would have the right one let in
-    /// wherever it stood among them.)
-    @Test func aValidTokenSentBehindAWaitingGuessIsDecidedAfterIt() async throws {
+    /// AUTHs from one address are decided in order of arrival, on one instance and across instances: valid tokens
+    /// sent while a guess waits its turn are decided after the guess, against what the guess left. (A valid AUTH that
+    /// went ahead of waiting guesses would be checked while they are refused: a guesser sending many tokens at once
+    /// would have the right one let in wherever it stood among them.)
+    @Test func validTokensSentBehindAWaitingGuessAreDecidedAfterIt() async throws {
         let user = try await LaurelTestDatabase.createUser("auth-behind")
         let address = "198.18.0.6"
         // A failure back every 10,000 s: however slow the machine, nothing refills during the test.
-        var configuration = Self.configuration
-        configuration.failedAuthLimit = FailedAuthLimit(perSecond: 0.0001, burst: 5)
-        try await TestServer.run(configuration: configuration) { port in
-            let pool = try await LaurelTestDatabase.admin()
-            // One failure left, dated an hour ahead: nothing refills before the guess spends it either.
-            try await pool.withConnection { connection in
-                try connection.execute(
-                    "INSERT INTO laurel.auth_failures (source, available, spent_at) VALUES ($1::inet, 1, now() + interval '1 hour')",
-                    [.text(address)])
+        var slowRefill = Self.configuration
+        slowRefill.failedAuthLimit = FailedAuthLimit(perSecond: 0.0001, burst: 5)
+        let configuration = slowRefill
+        try await TestServer.withServer(configuration: configuration) { first in
+            try await TestServer.withServer(configuration: configuration) { second in
+                let pool = try await LaurelTestDatabase.admin()
+                // One failure left, dated an hour ahead: nothing refills before the guess spends it either.
+                try await pool.withConnection { connection in
+                    try connection.execute(
+                        "INSERT INTO laurel.auth_failures (source, available, spent_at) VALUES ($1::inet, 1, now() + interval '1 hour')",
+                        [.text(address)])
+                }
+                // A decision on the address in progress, until told to let go.
+                let flags = HoldFlags()
+                let holder = flags.holder(in: pool, taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
+                try await flags.waitUntilHeld()
+                let guesser = try await Self.connect(port: first.port, from: address)
+                let guess = Task { try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")]) }
+                try await Self.waitUntil("the guess waits for the address's lock") { try await flags.waiting(in: pool) >= 1 }
+                let sameInstance = try await Self.connect(port: first.port, from: address)
+                let behindOnFirst = Task { try await sameInstance.request("AUTH", ["token": .string(user.token)]) }
+                try await Self.waitUntil("the valid AUTH on the guess's instance waits its turn there") {
+                    first.counter("laurel_auth_turns_waiting") == 1
+                }
+                let otherInstance = try await Self.connect(port: second.port, from: address)
+                let behindOnSecond = Task { try await otherInstance.request("AUTH", ["token": .string(user.token)]) }
+                try await Self.waitUntil("the valid AUTH on the other instance waits for the address's lock") {
+                    try await flags.waiting(in: pool) >= 2
+                }
+
+                flags.release.store(true, ordering: .releasing)
+                try await holder.value
+                #expect(try await guess.value.errorCode == "auth_failed", "the guess spent the last failure")
+                for (late, instance) in [(behindOnFirst, "the guess's instance"), (behindOnSecond, "the other instance")] {
+                    let answer = try await late.value
+                    #expect(answer.errorCode == "rate_limited", "the valid token on \(instance) went ahead of the guess: \(answer.raw)")
+                }
+                for client in [guesser, sameInstance, otherInstance] { await client.close() }
             }
-            // A decision on the address in progress, until told to let go.
+        }
+    }
+
+    /// AUTHs waiting for their address's turn wait on the instance, without a database connection: a crowd from one
+    /// address whose turn is held up leaves the pool to everyone else's writes. (Each had held a connection while it
+    /// waited for the address's lock, so six of them took all four of the test server's, and a bystander's LOG waited
+    /// until the turn was let go.)
+    @Test func authsWaitingForTheirAddressesTurnLeaveThePoolToOtherWrites() async throws {
+        var users: [TestUser] = []
+        for index in 0..<6 { users.append(try await LaurelTestDatabase.createUser("auth-crowd-\(index)")) }
+        let crowd = users
+        let writer = try await LaurelTestDatabase.createUser("auth-writer")
+        let address = "198.18.0.7"
+        try await TestServer.withServer(configuration: Self.configuration) { server in
+            let bystander = try await Self.connect(port: server.port, from: Self.bystander)
+            #expect(try await bystander.request("AUTH", ["token": .string(writer.token)]).kind == "OK")
+            let pool = try await LaurelTestDatabase.admin()
+            // A decision on the address in progress (as on another instance), until told to let go.
             let flags = HoldFlags()
             let holder = flags.holder(in: pool, taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
             try await flags.waitUntilHeld()
-            let guesser = try await Self.connect(port: port, from: address)
-            let guess = Task { try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")]) }
-            try await Self.waitUntil("the guess waits its turn") { try await flags.waiting(in: pool) >= 1 }
-            let valid = try await Self.connect(port: port, from: address)
-            let late = Task { try await valid.request("AUTH", ["token": .string(user.token)]) }
-            try await Self.waitUntil("the valid AUTH waits its turn") { try await flags.waiting(in: pool) >= 2 }
+            var clients: [LineClient] = []
+            var answers: [Task<LineClient.Line, any Error>] = []
+            for user in crowd {
+                let client = try await Self.connect(port: server.port, from: address)
+                clients.append(client)
+                answers.append(Task { try await client.request("AUTH", ["token": .string(user.token)]) })
+            }
+            try await Self.waitUntil("one AUTH waits for the address's lock, five for their turn on the instance") {
+                try await flags.waiting(in: pool) == 1 && server.counter("laurel_auth_turns_waiting") == 5
+            }
+
+            let log = try await bystander.request(
+                "LOG", ["activity": "pushups", "amount": 10, "id": .string(UUID().uuidString)])
+            #expect(log.kind == "OK", "\(log.raw)")
+            #expect(!flags.hasLetGo, "the LOG was answered only once the address's turn was let go")
 
             flags.release.store(true, ordering: .releasing)
             try await holder.value
-            #expect(try await guess.value.errorCode == "auth_failed", "the guess spent the last failure")
-            let answer = try await late.value
-            #expect(answer.errorCode == "rate_limited", "the valid token went ahead of the guess: \(answer.raw)")
-            await guesser.close()
-            await valid.close()
+            for answer in answers { #expect(try await answer.value.kind == "OK") }
+            #expect(server.counter("laurel_auth_turns_waiting") == 0)
+            for client in clients + [bystander] { await client.close() }
         }
     }
 

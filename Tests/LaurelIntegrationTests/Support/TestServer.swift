@@ -73,7 +73,7 @@ enum TestServer {
         _ = try await LaurelTestDatabase.admin()  // migrated
         let metrics = ServerMetrics()
         let pool = PostgresPool(configuration: postgres, size: 4, logger: logger, metrics: metrics.factory)
-        let store = PostgresStore(pool: pool)
+        let store = PostgresStore(pool: pool, metrics: metrics.factory)
         var loaded = try ShippedCatalogs.load(catalog)
         if !challenges { loaded = loaded.replacingChallengePool(with: []) }
         try await store.installCatalog(loaded)

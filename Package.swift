@@ -145,7 +145,11 @@ let package = Package(
         ),
         // The store's pure parts without a database: group commit's bookkeeping, the commit's encoding, events.
         .testTarget(
-            name: "LaurelPostgresTests", dependencies: ["LaurelPostgres", "LaurelStore", "LaurelCore", "LaurelJSON", "LaurelTestSupport"],
+            name: "LaurelPostgresTests",
+            dependencies: [
+                "LaurelPostgres", "LaurelStore", "LaurelCore", "LaurelJSON", "LaurelTestSupport",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: strict),
         // The server's parts that need no socket or database: rendering, the authentication gate, session progress, the
         // handlers of a connection's pipeline (on an embedded channel).

@@ -8,7 +8,8 @@ import Synchronization
 /// (a carrier's NAT, an office, every device reconnecting after a restart) held every connection of the pool, one of
 /// them deciding and the rest waiting, and every other user's commits waited for a connection behind them; a turn
 /// held up in another instance would have stopped this one's writes altogether. Waiting here, in arrival order, an
-/// address holds at most two connections of each instance: the AUTH that has the lock, and the one next in line.
+/// address's turn holds two connections of each instance at most: the AUTH that has the lock, and the one next in line
+/// (a valid AUTH then writes its user's `last_seen_at` on its connection, out of the turn).
 final class AddressTurns: Sendable {
     private let line = Mutex(AddressTurnLine<CheckedContinuation<Void, Never>>())
     /// AUTHs waiting here for their address's turn (`laurel_auth_turns_waiting`).
@@ -18,18 +19,23 @@ final class AddressTurns: Sendable {
         waiting = CoreMetrics.Gauge(label: "laurel_auth_turns_waiting", factory: metrics)
     }
 
-    /// Waits until it is the turn of this AUTH from `address` (every AUTH from it that asked before is done).
+    /// Waits until it is the turn of this AUTH from `address`: every AUTH from it that asked before holds or has held
+    /// the address's lock.
     func take(_ address: String) async -> Turn {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let (now, count) = line.withLock { line in (line.arrive(from: address, continuation), line.waitingCount) }
-            if now {
-                continuation.resume()
-            } else {
-                waiting.record(count)
+            let now = line.withLock { line in
+                let now = line.arrive(from: address, continuation)
+                // Under the lock: recorded after it, two changes could land in the wrong order and stay so.
+                if !now { waiting.record(line.waitingCount) }
+                return now
             }
+            if now { continuation.resume() }
         }
         return Turn(address: address, turns: self)
     }
+
+    /// How many AUTHs wait here, over every address.
+    var waitingCount: Int { line.withLock { $0.waitingCount } }
 
     /// A turn taken. ``end()`` hands it to the next AUTH from the address: as soon as this one holds the address's
     /// lock (the next then waits at the lock, ready when this one's decision commits), and in any case once the AUTH
@@ -52,9 +58,11 @@ final class AddressTurns: Sendable {
     }
 
     private func pass(_ address: String) {
-        let (next, count) = line.withLock { line in (line.leave(from: address), line.waitingCount) }
-        guard let next else { return }
-        waiting.record(count)
-        next.resume()
+        let next = line.withLock { line in
+            let next = line.leave(from: address)
+            if next != nil { waiting.record(line.waitingCount) }
+            return next
+        }
+        next?.resume()
     }
 }

@@ -20,7 +20,7 @@ extension PostgresStore {
             }
             // The address's turn on this instance first, so that AUTHs waiting for it hold no connection. It passes
             // on once this AUTH holds the address's lock, so the next one waits at the lock, ready the moment this
-            // turn ends: an address holds at most two connections of the pool, one deciding and one next in line.
+            // turn ends: an address's turn holds two connections of the pool at most, one deciding and one next.
             let turn = await addressTurns.take(source.address)
             defer { turn.end() }
             return try await pool.withConnection { connection in
@@ -69,10 +69,11 @@ extension PostgresStore {
     /// rankings.
     public static let guessingLockClass: Int32 = 0x4C41_5554
 
-    /// Decides an AUTH against `source`'s allowance, one AUTH of the source at a time across every instance and in
-    /// order of arrival (an advisory lock of the transaction's, which PostgreSQL grants first come, first served), so
-    /// that no failure is checked beyond the allowance however many AUTHs come at once, and a valid token sent among
-    /// guesses gets no turn ahead of them. The token is looked up only once the AUTH is not refused: a refusal's
+    /// Decides an AUTH against `source`'s allowance, one AUTH of the source at a time across every instance, in the
+    /// order they reach the address's lock (an advisory lock of the transaction's, which PostgreSQL grants first come,
+    /// first served; on one instance they reach it in order of arrival, ``AddressTurns``), so that no failure is
+    /// checked beyond the allowance however many AUTHs come at once, and a valid token sent among guesses gets no
+    /// turn ahead of those that reached the lock before it. `whenLocked` runs once this AUTH holds the lock. The token is looked up only once the AUTH is not refused: a refusal's
     /// answer and its time say nothing of the token. A valid token writes nothing here, so its turn ends at the
     /// commit of a transaction that wrote nothing (no WAL flush): a crowd of devices behind one address reconnecting
     /// at once takes turns of a few reads each, not of a commit each. A failure stores the spent allowance before its

@@ -9,7 +9,7 @@ import CoreMetrics
 public final class PostgresStore: LaurelStore {
     let pool: PostgresPool
     let commits: GroupCommit<UserCommit, Result<CommitOutcome, StoreError>>
-    /// The AUTHs from one source address, one at a time on this instance's connections.
+    /// The AUTHs from one source address, taking turns on this instance before they take a connection.
     let addressTurns: AddressTurns
 
     /// - Parameters:

@@ -60,10 +60,11 @@ struct ClientConnection {
                         // 1.3 KB more for every idle connection, measured with heaptrack.)
                         let isAuth = ConnectionLifecycleHandler.isAuth(frame)
                         if isAuth { channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthStarted()) }
-                        await services.authentications.enter()
+                        let source = connection.source.current.flatMap(ConnectionSource.guessingKey)
+                        await services.authentications.enter(from: source)
                         let authentication = Task { await answer(frame, state: state, lineWriter: lineWriter, logger: logger) }
                         next = await withTaskCancellationHandler { await authentication.value } onCancel: { authentication.cancel() }
-                        services.authentications.leave()
+                        services.authentications.leave(from: source)
                         if isAuth { channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthAnswered()) }
                     } else {
                         next = await answer(frame, state: state, lineWriter: lineWriter, logger: logger)

@@ -170,8 +170,9 @@ import Testing
         }
     }
 
-    /// AUTHs from one address are decided in order of arrival, on one instance and across instances: valid tokens
-    /// sent while a guess waits its turn are decided after the guess, against what the guess left. (A valid AUTH that
+    /// AUTHs from one address are decided after those that reached the address's lock before them, on one instance
+    /// (waiting their turn there) and across instances: valid tokens sent while a guess waits for the lock are decided
+    /// after the guess, against what the guess left. (A valid AUTH that
     /// went ahead of waiting guesses would be checked while they are refused: a guesser sending many tokens at once
     /// would have the right one let in wherever it stood among them.)
     @Test func validTokensSentBehindAWaitingGuessAreDecidedAfterIt() async throws {
@@ -224,7 +225,7 @@ import Testing
     /// address whose turn is held up leaves the pool to everyone else's writes. (Each had held a connection while it
     /// waited for the address's lock, so six of them took all four of the test server's, and a bystander's LOG waited
     /// until the turn was let go.)
-    @Test func authsWaitingForTheirAddressesTurnLeaveThePoolToOtherWrites() async throws {
+    @Test func authsWaitingForTheTurnOfTheirAddressLeaveThePoolToOtherWrites() async throws {
         var users: [TestUser] = []
         for index in 0..<6 { users.append(try await LaurelTestDatabase.createUser("auth-crowd-\(index)")) }
         let crowd = users
@@ -259,6 +260,43 @@ import Testing
             for answer in answers { #expect(try await answer.value.kind == "OK") }
             #expect(server.counter("laurel_auth_turns_waiting") == 0)
             for client in clients + [bystander] { await client.close() }
+        }
+    }
+
+    /// A crowd of AUTHs waiting for their address's turn takes half the places in which the instance answers first
+    /// requests, and another address's AUTH is answered meanwhile. (The crowd had taken all 32, so everyone else's
+    /// AUTH waited until the address's turn was let go.)
+    @Test func aCrowdWaitingForItsAddressLeavesRoomForOtherAddresses() async throws {
+        let user = try await LaurelTestDatabase.createUser("auth-elsewhere")
+        let address = "198.18.0.8"
+        try await TestServer.withServer(configuration: Self.configuration) { server in
+            let pool = try await LaurelTestDatabase.admin()
+            let flags = HoldFlags()
+            let holder = flags.holder(in: pool, taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
+            try await flags.waitUntilHeld()
+            var crowd: [LineClient] = []
+            var guesses: [Task<LineClient.Line, any Error>] = []
+            for index in 0..<40 {
+                let client = try await Self.connect(port: server.port, from: address)
+                crowd.append(client)
+                guesses.append(Task { try await client.request("AUTH", ["token": .string("lt_crowd_\(index)")]) })
+            }
+            // 16 places: one AUTH at the address's lock, 15 waiting for their turn; the other 24 wait for a place.
+            try await Self.waitUntil("half the places taken by the crowd") {
+                try await flags.waiting(in: pool) == 1 && server.counter("laurel_auth_turns_waiting") == 15
+            }
+
+            let elsewhere = try await Self.connect(port: server.port, from: Self.bystander)
+            #expect(try await elsewhere.request("AUTH", ["token": .string(user.token)]).kind == "OK")
+            #expect(!flags.hasLetGo, "answered only once the crowd's address was let go")
+
+            flags.release.store(true, ordering: .releasing)
+            try await holder.value
+            for guess in guesses {
+                let code = try await guess.value.errorCode
+                #expect(code == "auth_failed" || code == "rate_limited")
+            }
+            for client in crowd + [elsewhere] { await client.close() }
         }
     }
 

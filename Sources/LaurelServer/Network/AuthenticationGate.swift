@@ -7,15 +7,21 @@ import Synchronization
 /// start at once made the server's heap peak and then keep the holes the finished ones left between the
 /// connections' long-lived memory (an idle connection's figure varied by a third from run to run).
 ///
-/// One source address takes at most half the places (`perSourceLimit`); its connections beyond that wait apart and
-/// join the line as its places free. AUTHs from one address are decided one at a time (its failed-AUTH allowance), so
-/// a crowd behind one address (a carrier's NAT reconnecting after a restart), or one whose turn is held up on another
-/// instance, had filled every place with AUTHs waiting for their address, and every other client's AUTH waited
-/// behind the whole crowd.
+/// One source address takes at most a quarter of the places (`perSourceLimit`); its connections beyond that wait
+/// apart and join the end of the line as its places free. AUTHs from one address are decided one at a time (its
+/// failed-AUTH allowance), so a crowd behind one address (a carrier's NAT reconnecting after a restart), or one whose
+/// turn is held up on another instance, had filled every place with AUTHs waiting for their address, and every
+/// other client's AUTH waited behind the whole crowd.
 final class AuthenticationGate: Sendable {
+    /// A place entered, to be left with ``leave(_:)``: it carries its source, so that a place is given back to the
+    /// share it was taken from.
+    struct Place: Sendable {
+        fileprivate let source: String?
+    }
+
     private struct State: ~Copyable {
         var running = 0
-        /// Places taken or asked for in `waiting`, by source.
+        /// By source: its places taken, and those it asked for in `waiting`.
         var claimed: [String: Int] = [:]
         /// Who waits for a place, in arrival order (each within its source's share).
         var waiting = Deque<CheckedContinuation<Void, Never>>()
@@ -29,12 +35,13 @@ final class AuthenticationGate: Sendable {
 
     init(limit: Int) {
         self.limit = max(1, limit)
-        self.perSourceLimit = max(1, self.limit / 2)
+        self.perSourceLimit = max(1, self.limit / 4)
     }
 
-    /// Waits until fewer than `limit` first requests are being answered, and fewer than `perSourceLimit` of
-    /// `source`'s (nil: a connection without an IP address, held to the overall limit alone), and counts this one.
-    func enter(from source: String? = nil) async {
+    /// Waits until fewer than `limit` first requests are being answered, and `source` has fewer than
+    /// `perSourceLimit` places taken or asked for (nil: a connection without an IP address, held to the overall
+    /// limit alone), and counts this one.
+    func enter(from source: String?) async -> Place {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let admitted = state.withLock { state in
                 if let source {
@@ -54,15 +61,17 @@ final class AuthenticationGate: Sendable {
             }
             if admitted { continuation.resume() }
         }
+        return Place(source: source)
     }
 
-    /// Ends a request `enter` counted (with the same `source`), handing its place to the longest waiting one.
-    func leave(from source: String? = nil) {
+    /// Gives back a place `enter` counted, handing it to the longest waiting one.
+    func leave(_ place: Place) {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if let source {
-                // The source's next connection joins the line at its end: it asked for a share later than those.
-                if var held = state.heldBack[source], let first = held.popFirst() {
-                    state.heldBack[source] = held.isEmpty ? nil : held
+            if let source = place.source {
+                assert(state.claimed[source] != nil, "a place left that its source never took")
+                // The source's next connection joins the line at its end: it asked for a share after those waiting.
+                if let first = state.heldBack[source]?.popFirst() {
+                    if state.heldBack[source]?.isEmpty == true { state.heldBack[source] = nil }
                     state.waiting.append(first)
                 } else {
                     let claimed = state.claimed[source, default: 1] - 1
@@ -76,5 +85,12 @@ final class AuthenticationGate: Sendable {
             return next
         }
         next?.resume()
+    }
+
+    /// What the gate holds: places taken, connections waiting (in line and held back), and sources with a claim.
+    var occupancy: (running: Int, waiting: Int, heldBack: Int, sources: Int) {
+        state.withLock { state in
+            (state.running, state.waiting.count, state.heldBack.values.reduce(0) { $0 + $1.count }, state.claimed.count)
+        }
     }
 }

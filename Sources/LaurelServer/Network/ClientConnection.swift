@@ -60,11 +60,16 @@ struct ClientConnection {
                         // 1.3 KB more for every idle connection, measured with heaptrack.)
                         let isAuth = ConnectionLifecycleHandler.isAuth(frame)
                         if isAuth { channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthStarted()) }
-                        let source = connection.source.current.flatMap(ConnectionSource.guessingKey)
-                        await services.authentications.enter(from: source)
+                        let place = await services.authentications.enter(from: connection.source.current.flatMap(ConnectionSource.guessingKey))
+                        // A client that left while it waited for a place has its request dropped like any other.
+                        guard channel.isActive else {
+                            services.authentications.leave(place)
+                            services.metrics.requestsDropped.increment()
+                            continue
+                        }
                         let authentication = Task { await answer(frame, state: state, lineWriter: lineWriter, logger: logger) }
                         next = await withTaskCancellationHandler { await authentication.value } onCancel: { authentication.cancel() }
-                        services.authentications.leave(from: source)
+                        services.authentications.leave(place)
                         if isAuth { channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthAnswered()) }
                     } else {
                         next = await answer(frame, state: state, lineWriter: lineWriter, logger: logger)

@@ -263,9 +263,9 @@ import Testing
         }
     }
 
-    /// A crowd of AUTHs waiting for their address's turn takes half the places in which the instance answers first
-    /// requests, and another address's AUTH is answered meanwhile. (The crowd had taken all 32, so everyone else's
-    /// AUTH waited until the address's turn was let go.)
+    /// A crowd of AUTHs waiting for their address's turn takes a quarter of the places in which the instance answers
+    /// first requests, and another address's AUTH is answered meanwhile. (The crowd had taken all 32, so everyone
+    /// else's AUTH waited until the address's turn was let go.)
     @Test func aCrowdWaitingForItsAddressLeavesRoomForOtherAddresses() async throws {
         let user = try await LaurelTestDatabase.createUser("auth-elsewhere")
         let address = "198.18.0.8"
@@ -281,14 +281,20 @@ import Testing
                 crowd.append(client)
                 guesses.append(Task { try await client.request("AUTH", ["token": .string("lt_crowd_\(index)")]) })
             }
-            // 16 places: one AUTH at the address's lock, 15 waiting for their turn; the other 24 wait for a place.
-            try await Self.waitUntil("half the places taken by the crowd") {
-                try await flags.waiting(in: pool) == 1 && server.counter("laurel_auth_turns_waiting") == 15
+            // 8 places: one AUTH at the address's lock, 7 waiting for their turn; the other 32 wait for a place.
+            let atTheLock = Atomic<Int>(0)
+            try await Self.waitUntil(
+                "a quarter of the places taken by the crowd (\(server.counter("laurel_auth_turns_waiting")) waiting for a turn, "
+                    + "\(atTheLock.load(ordering: .relaxed)) at the lock)"
+            ) {
+                atTheLock.store(try await flags.waiting(in: pool), ordering: .relaxed)
+                return atTheLock.load(ordering: .relaxed) >= 1 && server.counter("laurel_auth_turns_waiting") == 7
             }
 
             let elsewhere = try await Self.connect(port: server.port, from: Self.bystander)
             #expect(try await elsewhere.request("AUTH", ["token": .string(user.token)]).kind == "OK")
             #expect(!flags.hasLetGo, "answered only once the crowd's address was let go")
+            #expect(server.counter("laurel_auth_turns_waiting") == 7, "no more of the crowd got a place meanwhile")
 
             flags.release.store(true, ordering: .releasing)
             try await holder.value
@@ -304,10 +310,10 @@ import Testing
     static let addressTurn = "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::inet::text))"
 
     /// Polls `condition` every 20 ms for up to 20 s.
-    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+    static func waitUntil(_ what: @autoclosure () -> String, _ condition: () async throws -> Bool) async throws {
         let started = ContinuousClock.now
         while try await !condition() {
-            try #require(started.duration(to: .now) < .seconds(20), "never: \(what)")
+            try #require(started.duration(to: .now) < .seconds(20), "never: \(what())")
             try await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -4,6 +4,7 @@ import LaurelJSON
 import LaurelPostgres
 import LaurelProtocol
 import LaurelServer
+import Logging
 import Synchronization
 import Testing
 
@@ -122,10 +123,9 @@ import Testing
         var configuration = Self.configuration
         configuration.authTimeout = .seconds(1)
         try await TestServer.run(configuration: configuration) { port in
-            let pool = try await LaurelTestDatabase.admin()
             // Another decision on the address, which takes 2.5 s.
             let flags = HoldFlags()
-            let locker = flags.holder(in: pool, taking: Self.addressTurn, [.text(address)]) { connection in
+            let locker = flags.holder(taking: Self.addressTurn, [.text(address)]) { connection in
                 try connection.execute("SELECT pg_sleep(2.5)")
             }
             try await flags.waitUntilHeld()
@@ -149,7 +149,7 @@ import Testing
             // The slow user's row held, as a long write of another's would hold it, until told to let go.
             let flags = HoldFlags()
             let holder = flags.holder(
-                in: pool, taking: "SELECT 1 FROM laurel.users WHERE id = $1::bigint FOR UPDATE", [.int(Int(slow.id.rawValue))],
+                taking: "SELECT 1 FROM laurel.users WHERE id = $1::bigint FOR UPDATE", [.int(Int(slow.id.rawValue))],
                 keeping: flags.keepUntilReleased)
             try await flags.waitUntilHeld()
             let slowClient = try await Self.connect(port: port, from: address)
@@ -193,7 +193,7 @@ import Testing
                 }
                 // A decision on the address in progress, until told to let go.
                 let flags = HoldFlags()
-                let holder = flags.holder(in: pool, taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
+                let holder = flags.holder(taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
                 try await flags.waitUntilHeld()
                 let guesser = try await Self.connect(port: first.port, from: address)
                 let guess = Task { try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")]) }
@@ -237,7 +237,7 @@ import Testing
             let pool = try await LaurelTestDatabase.admin()
             // A decision on the address in progress (as on another instance), until told to let go.
             let flags = HoldFlags()
-            let holder = flags.holder(in: pool, taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
+            let holder = flags.holder(taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
             try await flags.waitUntilHeld()
             var clients: [LineClient] = []
             var answers: [Task<LineClient.Line, any Error>] = []
@@ -272,7 +272,7 @@ import Testing
         try await TestServer.withServer(configuration: Self.configuration) { server in
             let pool = try await LaurelTestDatabase.admin()
             let flags = HoldFlags()
-            let holder = flags.holder(in: pool, taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
+            let holder = flags.holder(taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
             try await flags.waitUntilHeld()
             var crowd: [LineClient] = []
             var guesses: [Task<LineClient.Line, any Error>] = []
@@ -349,21 +349,30 @@ private final class HoldFlags: Sendable {
 
     var hasLetGo: Bool { letGo.load(ordering: .acquiring) }
 
-    /// A transaction on `pool` that takes a lock (`lock`, a statement with `parameters`), tells these flags it holds
-    /// it, and keeps it while `keeping` runs.
+    /// A transaction that takes a lock (`lock`, a statement with `parameters`), tells these flags it holds it, and
+    /// keeps it while `keeping` runs. On a connection of its own, not the tests' shared pool: the suite's tests run
+    /// at once, and holders that took all of that pool's connections kept every test from reading what it waits for.
     func holder(
-        in pool: PostgresPool, taking lock: String, _ parameters: [PostgresValue],
+        taking lock: String, _ parameters: [PostgresValue],
         keeping: @escaping @Sendable (PostgresConnection) throws -> Void
     ) -> Task<Void, any Error> {
         Task {
-            try await pool.withConnection { connection in
-                try connection.transaction { connection in
-                    try connection.execute(lock, parameters)
-                    self.holderPID.store(try connection.query("SELECT pg_backend_pid() AS pid").first?.int("pid") ?? 0, ordering: .relaxed)
-                    self.held.store(true, ordering: .releasing)
-                    try keeping(connection)
+            let own = PostgresPool(
+                configuration: try LaurelTestDatabase.configuration("laurel-tests-holder"), size: 1, logger: Logger(label: "laurel.tests.holder"))
+            do {
+                try await own.withConnection { connection in
+                    try connection.transaction { connection in
+                        try connection.execute(lock, parameters)
+                        self.holderPID.store(try connection.query("SELECT pg_backend_pid() AS pid").first?.int("pid") ?? 0, ordering: .relaxed)
+                        self.held.store(true, ordering: .releasing)
+                        try keeping(connection)
+                    }
                 }
+            } catch {
+                await own.close()
+                throw error
             }
+            await own.close()
         }
     }
 

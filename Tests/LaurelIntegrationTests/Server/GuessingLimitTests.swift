@@ -153,7 +153,7 @@ import Testing
                 keeping: flags.keepUntilReleased)
             try await flags.waitUntilHeld()
             let slowClient = try await Self.connect(port: port, from: address)
-            let slowAnswer = Task { try await slowClient.request("AUTH", ["token": .string(slow.token)]) }
+            let slowAnswer = Task { try await slowClient.request("AUTH", ["token": .string(slow.token)], timeout: Self.heldUp) }
             // Decided, and waiting to write.
             try await Self.waitUntil("the slow AUTH waits for its user's row") { try await flags.waiting(in: pool) >= 1 }
 
@@ -196,15 +196,15 @@ import Testing
                 let holder = flags.holder(taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
                 try await flags.waitUntilHeld()
                 let guesser = try await Self.connect(port: first.port, from: address)
-                let guess = Task { try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")]) }
+                let guess = Task { try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")], timeout: Self.heldUp) }
                 try await Self.waitUntil("the guess waits for the address's lock") { try await flags.waiting(in: pool) >= 1 }
                 let sameInstance = try await Self.connect(port: first.port, from: address)
-                let behindOnFirst = Task { try await sameInstance.request("AUTH", ["token": .string(user.token)]) }
+                let behindOnFirst = Task { try await sameInstance.request("AUTH", ["token": .string(user.token)], timeout: Self.heldUp) }
                 try await Self.waitUntil("the valid AUTH on the guess's instance waits its turn there") {
                     first.counter("laurel_auth_turns_waiting") == 1
                 }
                 let otherInstance = try await Self.connect(port: second.port, from: address)
-                let behindOnSecond = Task { try await otherInstance.request("AUTH", ["token": .string(user.token)]) }
+                let behindOnSecond = Task { try await otherInstance.request("AUTH", ["token": .string(user.token)], timeout: Self.heldUp) }
                 try await Self.waitUntil("the valid AUTH on the other instance waits for the address's lock") {
                     try await flags.waiting(in: pool) >= 2
                 }
@@ -244,7 +244,7 @@ import Testing
             for user in crowd {
                 let client = try await Self.connect(port: server.port, from: address)
                 clients.append(client)
-                answers.append(Task { try await client.request("AUTH", ["token": .string(user.token)]) })
+                answers.append(Task { try await client.request("AUTH", ["token": .string(user.token)], timeout: Self.heldUp) })
             }
             try await Self.waitUntil("one AUTH waits for the address's lock, five for their turn on the instance") {
                 try await flags.waiting(in: pool) == 1 && server.counter("laurel_auth_turns_waiting") == 5
@@ -279,7 +279,7 @@ import Testing
             for index in 0..<40 {
                 let client = try await Self.connect(port: server.port, from: address)
                 crowd.append(client)
-                guesses.append(Task { try await client.request("AUTH", ["token": .string("lt_crowd_\(index)")]) })
+                guesses.append(Task { try await client.request("AUTH", ["token": .string("lt_crowd_\(index)")], timeout: Self.heldUp) })
             }
             // 8 places: one AUTH at the address's lock, 7 waiting for their turn; the other 32 wait for a place.
             let atTheLock = Atomic<Int>(0)
@@ -305,6 +305,10 @@ import Testing
             for client in crowd + [elsewhere] { await client.close() }
         }
     }
+
+    /// How long an AUTH waiting behind a held turn may wait for its answer: it comes only once the test lets go, after
+    /// everything the test does meanwhile (on a busy machine, tens of seconds), and a holder lets go by itself after 30 s.
+    static let heldUp = Duration.seconds(120)
 
     /// Takes an address's turn on its allowance, as the server does for an AUTH from it.
     static let addressTurn = "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::inet::text))"

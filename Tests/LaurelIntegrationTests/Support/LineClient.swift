@@ -132,12 +132,12 @@ final class LineClient: Sendable {
     }
 
     /// Sends one request with a fresh tag and returns its response; pushes that came first are kept in `pushes`,
-    /// other lines before it are passed over.
+    /// other lines before it are passed over. `timeout` bounds the wait for each line.
     @discardableResult
-    func request(_ verb: String, _ argument: JSONObject? = nil) async throws -> Line {
+    func request(_ verb: String, _ argument: JSONObject? = nil, timeout: Duration = .seconds(15)) async throws -> Line {
         let tag = sendRequest(verb, argument)
         while true {
-            let arrival = try await nextArrival(timeout: .seconds(15))
+            let arrival = try await nextArrival(timeout: timeout)
             switch arrival {
             case .answer(tag, let line): return line
             case .line(let line) where line.isPush: pushes.withLock { $0.append(line) }

@@ -192,9 +192,7 @@ import Testing
                         [.text(address)])
                 }
                 // A decision on the address in progress, until told to let go.
-                let flags = HoldFlags()
-                let holder = flags.holder(taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
-                try await flags.waitUntilHeld()
+                let (flags, holder) = try await Self.holdTurn(of: address)
                 let guesser = try await Self.connect(port: first.port, from: address)
                 let guess = Task { try await guesser.request("AUTH", ["token": .string("lt_wrong_guess")], timeout: Self.heldUp) }
                 try await Self.waitUntil("the guess waits for the address's lock") { try await flags.waiting(in: pool) >= 1 }
@@ -236,16 +234,8 @@ import Testing
             #expect(try await bystander.request("AUTH", ["token": .string(writer.token)]).kind == "OK")
             let pool = try await LaurelTestDatabase.admin()
             // A decision on the address in progress (as on another instance), until told to let go.
-            let flags = HoldFlags()
-            let holder = flags.holder(taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
-            try await flags.waitUntilHeld()
-            var clients: [LineClient] = []
-            var answers: [Task<LineClient.Line, any Error>] = []
-            for user in crowd {
-                let client = try await Self.connect(port: server.port, from: address)
-                clients.append(client)
-                answers.append(Task { try await client.request("AUTH", ["token": .string(user.token)], timeout: Self.heldUp) })
-            }
+            let (flags, holder) = try await Self.holdTurn(of: address)
+            let (clients, answers) = try await Self.authenticate(crowd.map(\.token), port: server.port, from: address)
             try await Self.waitUntil("one AUTH waits for the address's lock, five for their turn on the instance") {
                 try await flags.waiting(in: pool) == 1 && server.counter("laurel_auth_turns_waiting") == 5
             }
@@ -271,16 +261,9 @@ import Testing
         let address = "198.18.0.8"
         try await TestServer.withServer(configuration: Self.configuration) { server in
             let pool = try await LaurelTestDatabase.admin()
-            let flags = HoldFlags()
-            let holder = flags.holder(taking: Self.addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
-            try await flags.waitUntilHeld()
-            var crowd: [LineClient] = []
-            var guesses: [Task<LineClient.Line, any Error>] = []
-            for index in 0..<40 {
-                let client = try await Self.connect(port: server.port, from: address)
-                crowd.append(client)
-                guesses.append(Task { try await client.request("AUTH", ["token": .string("lt_crowd_\(index)")], timeout: Self.heldUp) })
-            }
+            let (flags, holder) = try await Self.holdTurn(of: address)
+            let (crowd, guesses) = try await Self.authenticate(
+                (0..<40).map { "lt_crowd_\($0)" }, port: server.port, from: address)
             // 8 places: one AUTH at the address's lock, 7 waiting for their turn; the other 32 wait for a place.
             let atTheLock = Atomic<Int>(0)
             try await Self.waitUntil(
@@ -309,6 +292,30 @@ import Testing
     /// How long an AUTH waiting behind a held turn may wait for its answer: it comes only once the test lets go, after
     /// everything the test does meanwhile (on a busy machine, tens of seconds), and a holder lets go by itself after 30 s.
     static let heldUp = Duration.seconds(120)
+
+    /// Holds `address`'s turn on its allowance (a decision on it in progress, as on another instance) until the
+    /// flags' `release`; returns once it is held.
+    private static func holdTurn(of address: String) async throws -> (HoldFlags, Task<Void, any Error>) {
+        let flags = HoldFlags()
+        let holder = flags.holder(taking: addressTurn, [.text(address)], keeping: flags.keepUntilReleased)
+        try await flags.waitUntilHeld()
+        return (flags, holder)
+    }
+
+    /// A connection from `address` for each token, each sending AUTH with it at once; the answers come as the
+    /// address's turns allow (`heldUp`).
+    static func authenticate(
+        _ tokens: [String], port: Int, from address: String
+    ) async throws -> ([LineClient], [Task<LineClient.Line, any Error>]) {
+        var clients: [LineClient] = []
+        var answers: [Task<LineClient.Line, any Error>] = []
+        for token in tokens {
+            let client = try await connect(port: port, from: address)
+            clients.append(client)
+            answers.append(Task { try await client.request("AUTH", ["token": .string(token)], timeout: heldUp) })
+        }
+        return (clients, answers)
+    }
 
     /// Takes an address's turn on its allowance, as the server does for an AUTH from it.
     static let addressTurn = "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::inet::text))"

@@ -73,12 +73,13 @@ extension PostgresStore {
     /// order they reach the address's lock (an advisory lock of the transaction's, which PostgreSQL grants first come,
     /// first served; on one instance they reach it in order of arrival, ``AddressTurns``), so that no failure is
     /// checked beyond the allowance however many AUTHs come at once, and a valid token sent among guesses gets no
-    /// turn ahead of those that reached the lock before it. `whenLocked` runs once this AUTH holds the lock. The token is looked up only once the AUTH is not refused: a refusal's
-    /// answer and its time say nothing of the token. A valid token writes nothing here, so its turn ends at the
-    /// commit of a transaction that wrote nothing (no WAL flush): a crowd of devices behind one address reconnecting
-    /// at once takes turns of a few reads each, not of a commit each. A failure stores the spent allowance before its
-    /// turn ends. (A row lock on the source's row, as before, had every AUTH write the row and flush it; a shared one
-    /// would let a valid token in ahead of guesses waiting their turn.)
+    /// turn ahead of those that reached the lock before it. `whenLocked` runs once this AUTH holds the lock. The token
+    /// is looked up only once the AUTH is not refused: a refusal's answer and its time say nothing of the token. A
+    /// valid token writes nothing here, so its turn ends at the commit of a transaction that wrote nothing (no WAL
+    /// flush): a crowd of devices behind one address reconnecting at once takes turns of a few reads each, not of a
+    /// commit each. A failure stores the spent allowance before its turn ends. (A row lock on the source's row, as
+    /// before, had every AUTH write the row and flush it; a shared one would let a valid token in ahead of guesses
+    /// waiting their turn.)
     private static func decide(
         token: String, from source: GuessingSource, at now: Date, on connection: PostgresConnection,
         whenLocked: () -> Void

@@ -22,7 +22,7 @@ CREATE TYPE laurel.commit_part AS (
 	local_hour smallint,
 	note text,
 	requested_us bigint,
-	response json,
+	response text,
 	deleted_log text,
 	settings_zone text,
 	settings_rest smallint,
@@ -64,8 +64,8 @@ CREATE TYPE laurel.commit_part AS (
 	snapshot text,
 	scores json,
 	latest_score_day date,
-	latest_scores json,
-	announce json
+	latest_scores text,
+	announce text
 );
 
 CREATE FUNCTION laurel.accept_invite(p_user bigint, p_code text, p_inviter bigint, p_now timestamp with time zone, p_max_friends integer, p_push_to_user json, p_push_to_inviter json) RETURNS TABLE(outcome text, user_seq bigint, inviter_seq bigint)
@@ -111,8 +111,8 @@ BEGIN
      WHERE g.user_id = p_inviter RETURNING g.last_seq, g.version INTO inviter_seq, inviter_version;
     INSERT INTO laurel.pushes (user_id, seq, kind, data, created_at)
     VALUES (p_user, user_seq, 'FRIEND', p_push_to_user, p_now), (p_inviter, inviter_seq, 'FRIEND', p_push_to_inviter, p_now);
-    PERFORM laurel.announce_commits(ARRAY[json_build_array(p_user, user_version, user_seq),
-                                          json_build_array(p_inviter, inviter_version, inviter_seq)]);
+    PERFORM laurel.announce_commits(ARRAY[laurel.announced_commit(p_user, user_version, user_seq, NULL, NULL),
+                                          laurel.announced_commit(p_inviter, inviter_version, inviter_seq, NULL, NULL)]);
     RETURN QUERY SELECT 'accepted', user_seq, inviter_seq;
 END $$;
 
@@ -192,12 +192,12 @@ CREATE FUNCTION laurel.announce(p_event text, p_user bigint) RETURNS void
     SELECT pg_notify('laurel_events', json_build_object('event', p_event, 'user_id', p_user)::text);
 $$;
 
-CREATE FUNCTION laurel.announce_commits(commits json[]) RETURNS void
+CREATE FUNCTION laurel.announce_commits(commits text[]) RETURNS void
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    whole text := array_to_json(commits)::text;
-    commit json;
+    whole text := '[' || array_to_string(commits, ',') || ']';
+    commit text;
     element text;
     chunk text := '';
 BEGIN
@@ -210,9 +210,9 @@ BEGIN
         RETURN;
     END IF;
     FOREACH commit IN ARRAY commits LOOP
-        element := commit::text;
+        element := commit;
         IF octet_length(element) > 7900 THEN
-            element := json_build_array(commit -> 0, commit -> 1, commit -> 2)::text;
+            element := json_build_array(commit::json -> 0, commit::json -> 1, commit::json -> 2)::text;
         END IF;
         IF chunk <> '' AND octet_length(chunk) + octet_length(element) > 7900 THEN
             PERFORM pg_notify('laurel_events', '{"event":"committed","users":[' || chunk || ']}');
@@ -259,11 +259,12 @@ BEGIN
     RETURN stored;
 END $$;
 
-CREATE FUNCTION laurel.announced_commit(user_id bigint, version bigint, last_seq bigint, fact_seq bigint, change json) RETURNS json
+CREATE FUNCTION laurel.announced_commit(user_id bigint, version bigint, last_seq bigint, fact_seq bigint, change text) RETURNS text
     LANGUAGE sql STABLE
     AS $$
-    SELECT CASE WHEN change IS NULL THEN json_build_array(user_id, version, last_seq)
-                ELSE json_build_array(user_id, version, last_seq, fact_seq, change) END
+    SELECT CASE WHEN change IS NULL THEN '[' || user_id || ',' || version || ',' || last_seq || ']'
+                ELSE '[' || user_id || ',' || version || ',' || last_seq || ',' || coalesce(fact_seq::text, 'null') || ',' || change || ']'
+           END
 $$;
 
 CREATE FUNCTION laurel.changes_since(p_user bigint, p_version bigint, p_after_log bigint, p_after_lesson bigint, p_after_event bigint, p_periods jsonb) RETURNS TABLE(version bigint, last_seq bigint, addable boolean, xp bigint, level integer, max_level integer, current_streak integer, longest_streak integer, streak_freezes smallint, streak_at_risk boolean, last_active_day text, streak_holds_through text, challenge_xp integer, unlocked integer, total_logs integer, active_days integer, goal_met_week text, log_allowance double precision, log_allowance_us bigint, unlocks text, challenges text, kind text, seq bigint, id text, activity_id text, amount integer, at_us bigint, day text, local_hour smallint, lesson_id text, category text, latest_score_day text, latest_scores text)
@@ -311,10 +312,10 @@ CREATE FUNCTION laurel.commit_changes(batch laurel.commit_part[], isolated boole
 DECLARE
     part laurel.commit_part;
     part_user bigint;
-    announced json;
+    announced text;
     -- [user_id, version, last_seq] of each committed part ([user_id, version, last_seq, fact_seq, change] when the
     -- part announces its change).
-    commits json[] := '{}';
+    commits text[] := '{}';
 BEGIN
     committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
     detail := NULL;
@@ -720,7 +721,7 @@ BEGIN
         last_reminder_seq = EXCLUDED.last_reminder_seq, state = EXCLUDED.state;
 END $$;
 
-CREATE FUNCTION laurel.store_changes(batch laurel.commit_part[]) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced json)
+CREATE FUNCTION laurel.store_changes(batch laurel.commit_part[]) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced text)
     LANGUAGE plpgsql
     SET enable_seqscan TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
@@ -891,7 +892,7 @@ BEGIN
     END IF;
     INSERT INTO laurel.pushes (user_id, seq, kind, data)
     VALUES (p_user, next_seq, 'SUBSCRIPTION', laurel.subscription_document(p_user));
-    PERFORM laurel.announce_commits(ARRAY[json_build_array(p_user, next_version, next_seq)]);
+    PERFORM laurel.announce_commits(ARRAY[laurel.announced_commit(p_user, next_version, next_seq, NULL, NULL)]);
     RETURN next_seq;
 END $$;
 
@@ -990,7 +991,7 @@ CREATE TABLE laurel.logs (
     requested_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     deleted_at timestamp with time zone,
-    response json NOT NULL,
+    response text NOT NULL,
     CONSTRAINT logs_amount_check CHECK (((amount >= 1) AND (amount <= 100000))),
     CONSTRAINT logs_id_check CHECK (((length(id) >= 1) AND (length(id) <= 128))),
     CONSTRAINT logs_local_hour_check CHECK (((local_hour >= 0) AND (local_hour <= 23)))
@@ -1103,7 +1104,7 @@ CREATE TABLE laurel.progress (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     goal_met_week date,
     latest_score_day date,
-    latest_scores json
+    latest_scores text
 )
 WITH (fillfactor='70');
 
@@ -1121,7 +1122,7 @@ UNION ALL
     ((x.value ->> 0))::bigint AS score,
     ('1970-01-01 00:00:00+00'::timestamp with time zone + ((((x.value ->> 1))::bigint)::double precision * '00:00:00.000001'::interval)) AS reached_at
    FROM (laurel.progress g
-     CROSS JOIN LATERAL json_each(g.latest_scores) x(key, value))
+     CROSS JOIN LATERAL json_each((g.latest_scores)::json) x(key, value))
   WHERE (g.latest_score_day IS NOT NULL);
 
 CREATE TABLE laurel.friendships (
@@ -1157,7 +1158,7 @@ CREATE TABLE laurel.lesson_completions (
     day date NOT NULL,
     requested_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    response json NOT NULL,
+    response text NOT NULL,
     CONSTRAINT lesson_completions_id_check CHECK (((length(id) >= 1) AND (length(id) <= 128)))
 );
 
@@ -1228,7 +1229,7 @@ CREATE TABLE laurel.reminders (
     answered boolean NOT NULL,
     requested_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    response json NOT NULL,
+    response text NOT NULL,
     CONSTRAINT reminders_id_check CHECK (((length(id) >= 1) AND (length(id) <= 128))),
     CONSTRAINT reminders_window_minutes_check CHECK (((window_minutes >= 5) AND (window_minutes <= 240)))
 );
@@ -1251,7 +1252,7 @@ CREATE TABLE laurel.reported_events (
     day date NOT NULL,
     requested_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    response json NOT NULL,
+    response text NOT NULL,
     CONSTRAINT reported_events_id_check CHECK (((length(id) >= 1) AND (length(id) <= 128)))
 );
 

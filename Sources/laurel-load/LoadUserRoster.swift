@@ -67,7 +67,7 @@ struct LoadUserRoster: Sendable {
                 try connection.execute("""
                     INSERT INTO laurel.logs (user_id, id, activity_id, amount, at, day, local_hour, response)
                     SELECT $1::bigint, $2::text || n, a.id, 1 + n % 20, t, (t AT TIME ZONE $5::text)::date,
-                           extract(hour FROM t AT TIME ZONE $5::text)::smallint, '{}'::json
+                           extract(hour FROM t AT TIME ZONE $5::text)::smallint, '{}'
                       FROM generate_series(1, $3::int) AS n
                      CROSS JOIN LATERAL (SELECT now() - interval '1 day' - (n * interval '365 days' / $3::int) AS t) AS moment
                      JOIN laurel.activities a ON a.id = $4::text OR lower(a.name) = lower($4::text)
@@ -85,7 +85,7 @@ struct LoadUserRoster: Sendable {
             try await pool.transaction { connection in
                 try connection.execute("""
                     INSERT INTO laurel.reminders (user_id, id, at, day, window_minutes, answered, response)
-                    SELECT $1::bigint, $2::text || n, t, (t AT TIME ZONE $4::text)::date, 30, false, '{}'::json
+                    SELECT $1::bigint, $2::text || n, t, (t AT TIME ZONE $4::text)::date, 30, false, '{}'
                       FROM generate_series(1, $3::int) AS n
                      CROSS JOIN LATERAL (SELECT now() - interval '1 day' - (n * interval '365 days' / $3::int) - interval '7 minutes' AS t) AS moment
                     """, [.int(user.userID), .text("\(prefix)reminder-"), .int(count), .text(timeZone)])

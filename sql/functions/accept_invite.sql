@@ -54,7 +54,7 @@ BEGIN
      WHERE g.user_id = p_inviter RETURNING g.last_seq, g.version INTO inviter_seq, inviter_version;
     INSERT INTO laurel.pushes (user_id, seq, kind, data, created_at)
     VALUES (p_user, user_seq, 'FRIEND', p_push_to_user, p_now), (p_inviter, inviter_seq, 'FRIEND', p_push_to_inviter, p_now);
-    PERFORM laurel.announce_commits(ARRAY[json_build_array(p_user, user_version, user_seq),
-                                          json_build_array(p_inviter, inviter_version, inviter_seq)]);
+    PERFORM laurel.announce_commits(ARRAY[laurel.announced_commit(p_user, user_version, user_seq, NULL, NULL),
+                                          laurel.announced_commit(p_inviter, inviter_version, inviter_seq, NULL, NULL)]);
     RETURN QUERY SELECT 'accepted', user_seq, inviter_seq;
 END $$;

@@ -1,14 +1,16 @@
 -- Tells every server instance (on commit) where users' stored state now stands after writes: `commits` holds
--- [user_id, version, last_seq] triples (laurel.announced_commit), some with the write's fact seq and announced change.
+-- [user_id, version, last_seq] triples as JSON text (laurel.announced_commit), some with the write's fact seq and
+-- announced change.
 -- A session elsewhere holding an earlier version adds the change, or stops answering from memory, and pushes up to
 -- last_seq reach the user's connections there. Notifications stay below the 8000-byte payload limit: the commits
 -- go in as many as it takes, and a commit whose change alone is too long goes without its change (the sessions
 -- elsewhere then read what it stored).
-CREATE OR REPLACE FUNCTION laurel.announce_commits(commits json[]) RETURNS void
+DROP FUNCTION IF EXISTS laurel.announce_commits(json[]);
+CREATE OR REPLACE FUNCTION laurel.announce_commits(commits text[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-    whole text := array_to_json(commits)::text;
-    commit json;
+    whole text := '[' || array_to_string(commits, ',') || ']';
+    commit text;
     element text;
     chunk text := '';
 BEGIN
@@ -21,9 +23,9 @@ BEGIN
         RETURN;
     END IF;
     FOREACH commit IN ARRAY commits LOOP
-        element := commit::text;
+        element := commit;
         IF octet_length(element) > 7900 THEN
-            element := json_build_array(commit -> 0, commit -> 1, commit -> 2)::text;
+            element := json_build_array(commit::json -> 0, commit::json -> 1, commit::json -> 2)::text;
         END IF;
         IF chunk <> '' AND octet_length(chunk) + octet_length(element) > 7900 THEN
             PERFORM pg_notify('laurel_events', '{"event":"committed","users":[' || chunk || ']}');

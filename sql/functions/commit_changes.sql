@@ -16,10 +16,10 @@ LANGUAGE plpgsql AS $$
 DECLARE
     part laurel.commit_part;
     part_user bigint;
-    announced json;
+    announced text;
     -- [user_id, version, last_seq] of each committed part ([user_id, version, last_seq, fact_seq, change] when the
     -- part announces its change).
-    commits json[] := '{}';
+    commits text[] := '{}';
 BEGIN
     committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
     detail := NULL;

@@ -26,8 +26,9 @@
 -- would otherwise scan them for good); and one plan per connection, not one per call.
 DROP FUNCTION IF EXISTS laurel.store_changes(jsonb);
 DROP FUNCTION IF EXISTS laurel.store_changes(json);
+DROP FUNCTION IF EXISTS laurel.store_changes(laurel.commit_part[]);
 CREATE OR REPLACE FUNCTION laurel.store_changes(batch laurel.commit_part[])
-RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced json)
+RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced text)
 LANGUAGE plpgsql
 SET enable_seqscan = off
 SET plan_cache_mode = force_generic_plan

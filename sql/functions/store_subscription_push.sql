@@ -16,6 +16,6 @@ BEGIN
     END IF;
     INSERT INTO laurel.pushes (user_id, seq, kind, data)
     VALUES (p_user, next_seq, 'SUBSCRIPTION', laurel.subscription_document(p_user));
-    PERFORM laurel.announce_commits(ARRAY[json_build_array(p_user, next_version, next_seq)]);
+    PERFORM laurel.announce_commits(ARRAY[laurel.announced_commit(p_user, next_version, next_seq, NULL, NULL)]);
     RETURN next_seq;
 END $$;

@@ -9,5 +9,5 @@ UNION ALL
 SELECT g.user_id, g.latest_score_day, x.key, (x.value ->> 0)::bigint,
        'epoch'::timestamptz + (x.value ->> 1)::bigint * interval '1 microsecond'
   FROM laurel.progress g
- CROSS JOIN LATERAL json_each(g.latest_scores) AS x
+ CROSS JOIN LATERAL json_each(g.latest_scores::json) AS x
  WHERE g.latest_score_day IS NOT NULL;

@@ -138,8 +138,8 @@ struct PostgresBinaryArray {
         }
     }
 
-    /// A `json` value written by `body` (the server checks that it is JSON).
-    mutating func json(_ body: (inout JSONWriter) -> Void) {
+    /// JSON written by `body`, sent as `type`: `json` (the server parses it to check it) or `text` (kept unparsed).
+    mutating func json(as type: FieldType = .json, _ body: (inout JSONWriter) -> Void) {
         let headerAt = count
         write(upTo: 8) { _ in 8 }
         // The writer writes into this array's own storage (handed over, so that it stays unique), not into a buffer
@@ -149,12 +149,12 @@ struct PostgresBinaryArray {
         // Consumed, not copied: a writer left alive would share the storage, and the next write here would copy
         // the whole batch (every LOG of a closed loop's batch did, until this `consume`).
         (storage, count) = (consume writer).handBack()
-        header(.json, at: headerAt)
+        header(type, at: headerAt)
     }
 
-    /// A `json` value that is JSON text already (an answer, a push).
-    mutating func json(utf8 value: String) {
-        utf8(value, as: .json)
+    /// A value that is JSON text already (an answer, a push), sent as `type` (see ``json(as:_:)``).
+    mutating func json(utf8 value: String, as type: FieldType = .json) {
+        utf8(value, as: type)
     }
 
     /// A `json` array of elements that are JSON text already (pushes).

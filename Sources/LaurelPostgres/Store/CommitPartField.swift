@@ -65,9 +65,11 @@ enum CommitPartField: Int, CaseIterable {
             .int2
         case .reloads, .rebuilt, .settingsVacation, .settingsLeaderboards, .answered, .hasFigures, .streakAtRisk:
             .bool
-        case .factKind, .factID, .activity, .lesson, .category, .event, .note, .deletedLog, .settingsZone, .snapshot:
+        // JSON that PostgreSQL only keeps or hands on is text there, not parsed on its way in (migration 0014).
+        case .factKind, .factID, .activity, .lesson, .category, .event, .note, .deletedLog, .settingsZone, .snapshot, .response,
+             .latestScores, .announce:
             .text
-        case .response, .customActivity, .templates, .chosen, .completed, .pushData, .scores, .latestScores, .announce:
+        case .customActivity, .templates, .chosen, .completed, .pushData, .scores:
             .json
         case .day, .settingsDay, .lastActiveDay, .streakHoldsThrough, .goalMetWeek, .latestScoreDay:
             .date

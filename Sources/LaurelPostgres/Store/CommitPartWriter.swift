@@ -88,15 +88,16 @@ struct CommitPartWriter {
         array.uuidArray(texts.map { UUID(uuidString: $0)! })
     }
 
+    /// A field of JSON written by `body`, as the field's type has it (`json`, or `text` for JSON kept unparsed).
     mutating func json(_ field: CommitPartField, _ body: (inout JSONWriter) -> Void) {
         at(field)
-        array.json(body)
+        array.json(as: field.type, body)
     }
 
-    /// A `json` field that is JSON text already.
+    /// A field of JSON that is JSON text already.
     mutating func json(_ field: CommitPartField, utf8 text: String) {
         at(field)
-        array.json(utf8: text)
+        array.json(utf8: text, as: field.type)
     }
 
     mutating func jsonArray(_ field: CommitPartField, of elements: some Collection<String>) {

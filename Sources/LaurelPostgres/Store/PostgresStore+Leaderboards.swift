@@ -159,7 +159,7 @@ extension PostgresStore {
                 if let scores = rows.latest?.scores { UserCommitBatch.write(scores, into: &latest) }
                 _ = try connection.execute(
                     """
-                    UPDATE laurel.progress SET version = version + 1, latest_score_day = $2::date, latest_scores = $3::json
+                    UPDATE laurel.progress SET version = version + 1, latest_score_day = $2::date, latest_scores = $3::text
                      WHERE user_id = $1::bigint
                     """, [id, rows.latest?.day.map { .text($0.description) } ?? .null, rows.latest == nil ? .null : .text(latest.text)])
                 _ = try connection.execute("DELETE FROM laurel.earlier_day_scores WHERE user_id = $1::bigint", [id])

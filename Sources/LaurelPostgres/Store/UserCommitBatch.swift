@@ -119,7 +119,7 @@ enum UserCommitBatch {
         }
         if let latest = commit.scoreRows.latest, let day = latest.day {
             part.date(.latestScoreDay, day)
-            // As JSON, kept by the json column as sent; a reader parses it back (PostgresUserReader.latestScores).
+            // As JSON text, kept by the text column as sent; a reader parses it back (PostgresUserReader.latestScores).
             part.json(.latestScores) { json in write(latest.scores, into: &json) }
         }
         if let change = commit.announcement {

@@ -132,6 +132,9 @@ import Testing
         }
     }
 
+    /// The fields that carry JSON as text (migration 0014): read here as the JSON they hold.
+    static let jsonTextFields = ["response", "latest_scores", "announce"]
+
     /// The parts of a batch as PostgreSQL reads them, as JSON objects without their NULL fields.
     static func read(_ commits: [UserCommit]) async throws -> [JSONObject] {
         var parts: [JSONObject] = []
@@ -147,7 +150,13 @@ import Testing
             }
             let json = try #require(text)
             let array = try #require(try JSONParser.parse(json).arrayValue)
-            parts = try array.map { try #require($0.objectValue) }
+            parts = try array.map { element in
+                var part = try #require(element.objectValue)
+                for field in jsonTextFields {
+                    if case .string(let text) = part[field] { part[field] = try JSONParser.parse(text) }
+                }
+                return part
+            }
         }
         return parts
     }

@@ -119,8 +119,8 @@ import Testing
             // nothing announced.
             _ = try await LaurelTestDatabase.scalar(
                 """
-                UPDATE laurel.progress SET latest_scores = replace(latest_scores::text, '"logs":[1,', '"logs":[101,')::json
-                 WHERE user_id = $1::bigint AND latest_scores::text LIKE '%"logs":[1,%' RETURNING 1
+                UPDATE laurel.progress SET latest_scores = replace(latest_scores, '"logs":[1,', '"logs":[101,')
+                 WHERE user_id = $1::bigint AND latest_scores LIKE '%"logs":[1,%' RETURNING 1
                 """, [.int(Int(user.id.rawValue))])
             #expect(try await Eventually.holds { try await Self.board(client, board)["me"]?["score"] == 101 })
         }

@@ -834,8 +834,7 @@ BEGIN
     )
     SELECT CASE WHEN s.user_id IS NOT NULL THEN 'committed'
                 WHEN p.taken THEN 'duplicate'
-                WHEN known.user_id IS NOT NULL THEN 'stale'
-                ELSE 'unknown_user' END,
+                ELSE 'stale' END,
            s.bumped_version,
            s.bumped_last_seq,
            s.new_fact_seq,
@@ -849,11 +848,15 @@ BEGIN
            p.completed
       FROM parts p
       LEFT JOIN stored s ON s.n = p.n
-      LEFT JOIN LATERAL (
-          SELECT x.user_id FROM laurel.progress x WHERE x.user_id = p.user_id AND s.user_id IS NULL LIMIT 1
-      ) AS known ON true
      ORDER BY p.n
     LOOP
+        -- A part of a user without a progress row is of no user (deleted meanwhile): rare, so looked up here, not
+        -- made ready in every batch's plan.
+        IF outcome = 'stale' THEN
+            IF NOT EXISTS (SELECT FROM laurel.progress x WHERE x.user_id = part_user) THEN
+                outcome := 'unknown_user';
+            END IF;
+        END IF;
         IF part_decided_us IS NOT NULL THEN
             challenge_users := challenge_users || part_user;
             challenge_decided := challenge_decided || part_decided_us;

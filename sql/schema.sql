@@ -68,6 +68,15 @@ CREATE TYPE laurel.commit_part AS (
 	announce text
 );
 
+CREATE DOMAIN laurel.fact_id AS text
+	CONSTRAINT fact_id_check CHECK (((length(VALUE) >= 1) AND (length(VALUE) <= 128)));
+
+CREATE DOMAIN laurel.local_hour AS smallint
+	CONSTRAINT local_hour_check CHECK (((VALUE >= 0) AND (VALUE <= 23)));
+
+CREATE DOMAIN laurel.log_amount AS integer
+	CONSTRAINT log_amount_check CHECK (((VALUE >= 1) AND (VALUE <= 100000)));
+
 CREATE FUNCTION laurel.accept_invite(p_user bigint, p_code text, p_inviter bigint, p_now timestamp with time zone, p_max_friends integer, p_push_to_user json, p_push_to_inviter json) RETURNS TABLE(outcome text, user_seq bigint, inviter_seq bigint)
     LANGUAGE plpgsql
     AS $$
@@ -983,21 +992,18 @@ CREATE TABLE laurel.achievements (
 
 CREATE TABLE laurel.logs (
     user_id bigint NOT NULL,
-    id text NOT NULL,
+    id laurel.fact_id NOT NULL,
     seq bigint NOT NULL,
     activity_id text NOT NULL,
-    amount integer NOT NULL,
+    amount laurel.log_amount NOT NULL,
     at timestamp with time zone NOT NULL,
     day date NOT NULL,
-    local_hour smallint NOT NULL,
+    local_hour laurel.local_hour NOT NULL,
     note text,
     requested_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     deleted_at timestamp with time zone,
-    response text NOT NULL,
-    CONSTRAINT logs_amount_check CHECK (((amount >= 1) AND (amount <= 100000))),
-    CONSTRAINT logs_id_check CHECK (((length(id) >= 1) AND (length(id) <= 128))),
-    CONSTRAINT logs_local_hour_check CHECK (((local_hour >= 0) AND (local_hour <= 23)))
+    response text NOT NULL
 );
 
 CREATE TABLE laurel.unlocks (

@@ -10,8 +10,8 @@ CREATE OR REPLACE FUNCTION laurel.announce_commits(commits text[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
     whole text := '[' || array_to_string(commits, ',') || ']';
-    commit text;
     element text;
+    parsed json;
     chunk text := '';
 BEGIN
     IF coalesce(array_length(commits, 1), 0) = 0 THEN
@@ -22,10 +22,10 @@ BEGIN
         PERFORM pg_notify('laurel_events', '{"event":"committed","users":' || whole || '}');
         RETURN;
     END IF;
-    FOREACH commit IN ARRAY commits LOOP
-        element := commit;
+    FOREACH element IN ARRAY commits LOOP
         IF octet_length(element) > 7900 THEN
-            element := json_build_array(commit::json -> 0, commit::json -> 1, commit::json -> 2)::text;
+            parsed := element::json;
+            element := json_build_array(parsed -> 0, parsed -> 1, parsed -> 2)::text;
         END IF;
         IF chunk <> '' AND octet_length(chunk) + octet_length(element) > 7900 THEN
             PERFORM pg_notify('laurel_events', '{"event":"committed","users":[' || chunk || ']}');

@@ -209,13 +209,14 @@ DECLARE
     element text;
     parsed json;
     chunk text := '';
+    head text := '{"event":"committed","at_us":' || (extract(epoch FROM now()) * 1000000)::bigint || ',"users":';
 BEGIN
     IF coalesce(array_length(commits, 1), 0) = 0 THEN
         RETURN;
     END IF;
     -- Nearly always one notification (a batch of LOGs without changes is some 30 bytes a user).
     IF octet_length(whole) <= 7900 THEN
-        PERFORM pg_notify('laurel_events', '{"event":"committed","users":' || whole || '}');
+        PERFORM pg_notify('laurel_events', head || whole || '}');
         RETURN;
     END IF;
     FOREACH element IN ARRAY commits LOOP
@@ -224,12 +225,12 @@ BEGIN
             element := json_build_array(parsed -> 0, parsed -> 1, parsed -> 2)::text;
         END IF;
         IF chunk <> '' AND octet_length(chunk) + octet_length(element) > 7900 THEN
-            PERFORM pg_notify('laurel_events', '{"event":"committed","users":[' || chunk || ']}');
+            PERFORM pg_notify('laurel_events', head || '[' || chunk || ']}');
             chunk := '';
         END IF;
         chunk := CASE WHEN chunk = '' THEN element ELSE chunk || ',' || element END;
     END LOOP;
-    PERFORM pg_notify('laurel_events', '{"event":"committed","users":[' || chunk || ']}');
+    PERFORM pg_notify('laurel_events', head || '[' || chunk || ']}');
 END $$;
 
 CREATE FUNCTION laurel.announce_expired_subscriptions() RETURNS integer

@@ -197,8 +197,9 @@ public enum StoreEvent: Sendable, Equatable {
     case tokensRevoked(UserID)
     case userDeleted(UserID)
     /// A write (of this or another instance) moved the user's state to `version`, with pushes stored up to `lastSeq`,
-    /// and what it added to the user's progress when it was announced with it.
-    case committed(UserID, version: Int64, lastSeq: Int64, change: AnnouncedChange? = nil)
+    /// what it added to the user's progress when it was announced with it, and the pushes it stored (the last of
+    /// them at `lastSeq`) when they were announced with it: an instance delivers those without reading them back.
+    case committed(UserID, version: Int64, lastSeq: Int64, change: AnnouncedChange? = nil, pushes: [StoredPush] = [])
     /// The events start or start again after an interruption (the database connection that hears them was lost):
     /// any in between may be missing, so what connected users were shown is to be compared with the store
     /// (``LaurelStore/marks(of:)``).

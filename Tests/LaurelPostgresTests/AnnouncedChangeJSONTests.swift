@@ -76,6 +76,36 @@ import Testing
         ])
     }
 
+    /// The pushes a write stored travel beside its change, or alone: each with its seq (the last at the commit's
+    /// last_seq), its data as stored and the transaction's time the notification names.
+    @Test func announcedPushesComeWithTheirSeqsDataAndTime() throws {
+        let pushes = [
+            PushDraft(kind: .unlock, data: #"{"id":"first_exercise","title":"a \"first\" one"}"#),
+            PushDraft(kind: .level, data: #"{"level":2,"xp":100}"#),
+        ]
+        let at = PostgresTimestamp.date(microseconds: 1_795_000_000_123_456)
+        let stored = [
+            StoredPush(seq: 11, kind: .unlock, at: at, data: pushes[0].data), StoredPush(seq: 12, kind: .level, at: at, data: pushes[1].data),
+        ]
+        var both = JSONWriter()
+        AnnouncedChangeJSON.write(Self.change, pushes: pushes, into: &both)
+        var alone = JSONWriter()
+        AnnouncedChangeJSON.write(nil, pushes: pushes, into: &alone)
+        let users = "[[2, 5, 12, 42, " + both.text + "], [3, 8, 12, null, " + alone.text + "]]"
+        #expect(PostgresStoreEvents.events(from: #"{"event":"committed","at_us":1795000000123456,"users":"# + users + "}") == [
+            .committed(UserID(2), version: 5, lastSeq: 12, change: Self.change.with(factSeq: 42), pushes: stored),
+            .committed(UserID(3), version: 8, lastSeq: 12, pushes: stored),
+        ])
+        // Without the transaction's time the pushes are left to be read back (the rows a read gives hold it).
+        #expect(PostgresStoreEvents.events(from: #"{"event":"committed","users":"# + users + "}") == [
+            .committed(UserID(2), version: 5, lastSeq: 12, change: Self.change.with(factSeq: 42)), .committed(UserID(3), version: 8, lastSeq: 12),
+        ])
+        // Pushes that cannot be read are left out, the commit kept.
+        #expect(PostgresStoreEvents.events(from: #"{"event":"committed","at_us":1,"users":[[3, 8, 12, null, {"pushes":[["NOPE","{}"]]}]]}"#) == [
+            .committed(UserID(3), version: 8, lastSeq: 12),
+        ])
+    }
+
     /// A change this server cannot read still tells of the commit: the session there catches up by reading.
     @Test func anUnreadableChangeLeavesTheCommit() {
         let events = PostgresStoreEvents.events(from: #"{"event":"committed","users":[[2, 5, 0, 42, {"log": {"id": 1}}]]}"#)

@@ -7,9 +7,30 @@ import LaurelStore
 /// (`announce`), handed on untouched by `laurel.commit_changes` in the `committed` notification, and read by every
 /// instance that hears it. Times are whole microseconds and rows have the shapes the store's own reads give them, so
 /// that the change added is the one a catch-up would read.
+///
+/// The same object carries the pushes the write stored (`"pushes": [[kind, data], ...]`, each push's data as the
+/// JSON text stored, in seq order), whether or not it announces a change: the instances that hear it deliver them
+/// without reading them back. An object without `figures` announces pushes alone.
 enum AnnouncedChangeJSON {
-    static func write(_ change: AnnouncedChange, into json: inout JSONWriter) {
+    /// The announcement of a write: its change, when there is one to announce, and the pushes it stores.
+    static func write(_ change: AnnouncedChange?, pushes: [PushDraft] = [], into json: inout JSONWriter) {
         json.beginObject()
+        if let change { writeMembers(of: change, into: &json) }
+        if !pushes.isEmpty {
+            json.key("pushes")
+            json.beginArray()
+            for push in pushes {
+                json.beginArray()
+                json.string(push.kind.rawValue)
+                json.string(push.data)
+                json.endArray()
+            }
+            json.endArray()
+        }
+        json.endObject()
+    }
+
+    private static func writeMembers(of change: AnnouncedChange, into json: inout JSONWriter) {
         switch change.fact {
         case .log(let log):
             json.key("log")
@@ -66,7 +87,27 @@ enum AnnouncedChangeJSON {
             json.key("latest_scores")
             UserCommitBatch.write(change.latestScores.scores, into: &json)
         }
-        json.endObject()
+    }
+
+    /// Whether an announcement holds a change (and not pushes alone).
+    static func announcesChange(_ value: JSONValue) -> Bool {
+        value.objectValue?["figures"] != nil
+    }
+
+    /// The pushes an announcement carries, the last of them at `lastSeq`, all stored at `at`; none when it carries
+    /// none, nil when they cannot be read (the instance then reads them back).
+    static func pushes(_ value: JSONValue, lastSeq: Int64, at: Date) -> [StoredPush]? {
+        guard let list = value.objectValue?["pushes"] else { return [] }
+        guard let items = list.arrayValue else { return nil }
+        let first = lastSeq - Int64(items.count) + 1
+        var pushes: [StoredPush] = []
+        pushes.reserveCapacity(items.count)
+        for (offset, item) in items.enumerated() {
+            guard let pair = item.arrayValue, pair.count == 2, let kind = pair[0].stringValue.flatMap(PushKind.init(rawValue:)),
+                  let data = pair[1].stringValue else { return nil }
+            pushes.append(StoredPush(seq: first + Int64(offset), kind: kind, at: at, data: data))
+        }
+        return pushes
     }
 
     /// The change written by ``write(_:into:)``; the fact's seq is the one the store gave it.

@@ -39,15 +39,21 @@ public enum PostgresStoreEvents {
         guard case .object(let object)? = try? JSONParser.parse(payload), case .string(let name)? = object["event"] else { return nil }
         switch name {
         case "committed":
-            // Many users to a notification: {"users": [[user_id, version, last_seq], ...]}, and for a write that
-            // announced its change [user_id, version, last_seq, fact_seq, change].
+            // Many users to a notification: {"at_us": ..., "users": [[user_id, version, last_seq], ...]}, and for a
+            // write that announced its change or its pushes [user_id, version, last_seq, fact_seq, announcement].
             guard case .array(let commits)? = object["users"] else { return nil }
+            // The transaction's time, which its pushes were stored with: without it, announced pushes are read back.
+            let at = object["at_us"]?.intValue.map(PostgresTimestamp.date(microseconds:))
             return commits.compactMap { commit in
                 guard case .array(let values) = commit, values.count == 3 || values.count == 5, case .int(let user) = values[0],
                       case .int(let version) = values[1], case .int(let lastSeq) = values[2] else { return nil }
-                // A change that cannot be read is left out: the session catches up by reading instead.
-                let change = values.count == 5 ? try? AnnouncedChangeJSON.read(values[4], factSeq: values[3].intValue.map(Int64.init)) : nil
-                return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq), change: change)
+                guard values.count == 5 else { return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq)) }
+                let announced = values[4]
+                // A change or pushes that cannot be read are left out: the session catches up by reading instead.
+                let change = AnnouncedChangeJSON.announcesChange(announced)
+                    ? try? AnnouncedChangeJSON.read(announced, factSeq: values[3].intValue.map(Int64.init)) : nil
+                let pushes = at.flatMap { AnnouncedChangeJSON.pushes(announced, lastSeq: Int64(lastSeq), at: $0) } ?? []
+                return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq), change: change, pushes: pushes)
             }
         case "tokens_revoked", "user_deleted":
             guard case .int(let id)? = object["user_id"] else { return nil }

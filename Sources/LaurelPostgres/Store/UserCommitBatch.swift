@@ -122,8 +122,8 @@ enum UserCommitBatch {
             // As JSON text, kept by the text column as sent; a reader parses it back (PostgresUserReader.latestScores).
             part.json(.latestScores) { json in write(latest.scores, into: &json) }
         }
-        if let change = commit.announcement {
-            part.json(.announce) { json in AnnouncedChangeJSON.write(change, into: &json) }
+        if commit.announcement != nil || !commit.pushes.isEmpty {
+            part.json(.announce) { json in AnnouncedChangeJSON.write(commit.announcement, pushes: commit.pushes, into: &json) }
         }
         part.end()
     }

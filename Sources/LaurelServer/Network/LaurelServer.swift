@@ -156,7 +156,7 @@ public final class LaurelServer: Service, Sendable {
         case .userDeleted(let user):
             services.boards.forget(user)
             await services.registry.closeConnections(of: user, reason: "account_deleted")
-        case .committed(let user, let version, let lastSeq, let change):
+        case .committed(let user, let version, let lastSeq, let change, let pushes):
             services.boards.heard(user, version: version)
             // Only a user with a session here has connections here.
             guard let session = services.registry.session(of: user) else { return }
@@ -165,7 +165,7 @@ public final class LaurelServer: Service, Sendable {
             }
             // Only a write that stored pushes can leave connections here behind (most LOGs store none).
             guard session.progress.noteCommitted(version: version, lastSeq: lastSeq) else { return }
-            storedPushes.announce(user, through: lastSeq)
+            storedPushes.announce(user, through: lastSeq, pushes: pushes)
         case .resumed:
             services.metrics.storeEventResumes.increment()
             services.boards.readEverythingAgain()

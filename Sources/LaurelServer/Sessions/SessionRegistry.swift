@@ -75,7 +75,9 @@ final class SessionRegistry: Sendable {
 
     /// Delivers pushes stored up to `seq` (by this instance or another) to the user's connections here that
     /// have not had them; connections that have (the usual case on the instance that stored them) cost nothing.
-    func catchUp(_ user: UserID, through seq: Int64, store: any LaurelStore) async {
+    /// The pushes are read from the store unless `announced` (pushes that came with their commits' announcements,
+    /// by seq) holds every one a connection lacks.
+    func catchUp(_ user: UserID, through seq: Int64, store: any LaurelStore, announced: [Int64: StoredPush] = [:]) async {
         let lineWriters = lineWriters(of: user)
         var behind: [(ConnectionLineWriter, Int64)] = []
         for lineWriter in lineWriters {
@@ -83,8 +85,14 @@ final class SessionRegistry: Sendable {
             if delivered < seq { behind.append((lineWriter, delivered)) }
         }
         guard let oldest = behind.map(\.1).min() else { return }
-        metrics.pushCatchUpReads.increment()
-        guard let missed = try? await store.pushes(of: user, after: oldest, limit: 1000) else { return }
+        let missed: [StoredPush]
+        if oldest >= seq - Int64(announced.count), ((oldest + 1)...seq).allSatisfy({ announced[$0] != nil }) {
+            missed = ((oldest + 1)...seq).compactMap { announced[$0] }
+        } else {
+            metrics.pushCatchUpReads.increment()
+            guard let read = try? await store.pushes(of: user, after: oldest, limit: 1000) else { return }
+            missed = read
+        }
         for (lineWriter, _) in behind {
             await lineWriter.deliver(missed)
         }

@@ -6,10 +6,21 @@ import Synchronization
 /// this instance's connections without holding up the store's other events. Each announced user is caught up on
 /// a task of its own, one at a time per user; seqs announced while it runs make it run once more, up to the newest.
 /// (Caught up one after the other, every user waited for every earlier user's read: under two instances' load the
-/// pushes fell seconds behind.)
+/// pushes fell seconds behind.) Pushes announced with their commit are delivered as they came; only those that
+/// did not come with it are read back.
 final class StoredPushDelivery: Sendable {
-    /// The users being caught up now, with the newest seq announced for each.
-    private let announced = Mutex<[UserID: Int64]>([:])
+    /// A user being caught up: the newest seq announced, and the pushes that came with the announcements meanwhile.
+    private struct Announced {
+        var newest: Int64
+        var pushes: [Int64: StoredPush]
+
+        mutating func add(_ more: [StoredPush]) {
+            for push in more { pushes[push.seq] = push }
+        }
+    }
+
+    /// The users being caught up now.
+    private let announced = Mutex<[UserID: Announced]>([:])
     private let registry: SessionRegistry
     private let store: any LaurelStore
 
@@ -18,14 +29,19 @@ final class StoredPushDelivery: Sendable {
         self.store = store
     }
 
-    /// Pushes up to `seq` are stored for `user`: the user's connections here get those they have not had.
-    func announce(_ user: UserID, through seq: Int64) {
+    /// Pushes up to `seq` are stored for `user` (`pushes` of them came with the announcement): the user's connections
+    /// here get those they have not had.
+    func announce(_ user: UserID, through seq: Int64, pushes: [StoredPush] = []) {
         let starts = announced.withLock { announced in
-            if let newest = announced[user] {
-                announced[user] = max(newest, seq)
+            if var pending = announced[user] {
+                pending.newest = max(pending.newest, seq)
+                pending.add(pushes)
+                announced[user] = pending
                 return false
             }
-            announced[user] = seq
+            var pending = Announced(newest: seq, pushes: [:])
+            pending.add(pushes)
+            announced[user] = pending
             return true
         }
         guard starts else { return }
@@ -36,13 +52,14 @@ final class StoredPushDelivery: Sendable {
         var seq = first
         while true {
             await settle(user, through: seq)
-            await registry.catchUp(user, through: seq, store: store)
+            let pushes = announced.withLock { $0[user]?.pushes ?? [:] }
+            await registry.catchUp(user, through: seq, store: store, announced: pushes)
             let next: Int64? = announced.withLock { announced in
-                guard let newest = announced[user], newest > seq else {
+                guard let pending = announced[user], pending.newest > seq else {
                     announced[user] = nil
                     return nil
                 }
-                return newest
+                return pending.newest
             }
             guard let next else { return }
             seq = next

@@ -37,6 +37,8 @@ import Testing
         #expect(part["response"] == ["duplicate": false])
         #expect(part["unlocks"] == .array(["first_exercise"]))
         #expect(part["push_kinds"] == .array(["UNLOCK"]) && part["push_data"] == .array([["id": "first_exercise"]]))
+        // The pushes are announced with the commit, each push's data as the text stored (no change announced).
+        #expect(part["announce"] == ["pushes": [["UNLOCK", "{\"id\":\"first_exercise\"}"]]])
         #expect(part["has_figures"] == .bool(true) && part["xp"] == .int(65) && part["streak_at_risk"] == .bool(false))
         #expect(part["allowance"] == .double(999.5) && part["allowance_us"] == .int(1_781_546_400_123_000))
         #expect(part["requested_us"] == nil && part["reloads"] == nil && part["settings_zone"] == nil && part["window_minutes"] == nil)

@@ -28,13 +28,21 @@ import Testing
         let announcements = notifications.compactMap { PostgresStoreEvents.events(from: $0.payload) }
             .map { events in
                 events.compactMap { event -> StoreEvent? in
-                    if case .committed(let user, _, _, _) = event, ours.contains(user) { return event }
+                    if case .committed(let user, _, _, _, _) = event, ours.contains(user) { return event }
                     return nil
                 }
             }
             .filter { !$0.isEmpty }
         #expect(announcements.count == 1, "one notification for the batch: \(notifications.map(\.payload))")
-        #expect(announcements.joined().map(\.self) == users.map { StoreEvent.committed($0.id, version: 1, lastSeq: 1) })
+        // Each with the pushes it stored: the very rows a read of the store gives (seq, kind, data and time).
+        let store = PostgresStore(pool: pool)
+        var expected: [StoreEvent] = []
+        for user in users {
+            let stored = try await store.pushes(of: user.id, after: 0, limit: 10)
+            #expect(stored.count == 1)
+            expected.append(.committed(user.id, version: 1, lastSeq: 1, pushes: stored))
+        }
+        #expect(announcements.joined().map(\.self) == expected)
     }
 
     /// Commits that announce their changes go in as many notifications as their 8000 bytes take, and a commit whose
@@ -67,7 +75,7 @@ import Testing
         let announced = notifications.compactMap { PostgresStoreEvents.events(from: $0.payload) }
             .map { events in
                 events.filter { event in
-                    if case .committed(let user, _, _, _) = event { return ours.contains(user) }
+                    if case .committed(let user, _, _, _, _) = event { return ours.contains(user) }
                     return false
                 }
             }

@@ -2,6 +2,7 @@ import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelPostgres
+import LaurelProtocol
 import LaurelServer
 import Testing
 
@@ -181,6 +182,21 @@ import Testing
         }
     }
 
+    /// A push stored on one instance reaches the user's connection on the other as it came with the commit's
+    /// announcement, without a read of the store there.
+    @Test func pushesStoredOnOneInstanceReachTheOtherWithoutARead() async throws {
+        let user = try await LaurelTestDatabase.createUser("pushed-across")
+        try await Self.onTwoInstances(user) { _, here, second, there in
+            let reads = second.counter(Self.pushReads)
+            Engine.ok(try await here.request("LOG", Engine.log("pushups", amount: 10, id: "p1")))
+            let unlock = try await there.push("UNLOCK")
+            #expect(unlock.object["id"]?.stringValue == "first_exercise")
+            // The same line as the writing connection's own (which follows its answer).
+            #expect(try await here.push("UNLOCK").raw == unlock.raw)
+            #expect(second.counter(Self.pushReads) == reads)
+        }
+    }
+
     /// Runs `body` with two instances sharing the database and one authenticated connection of `user` on each,
     /// both past the evaluation each AUTH runs after its answer (a request answered after it is behind it).
     static func onTwoInstances(
@@ -205,4 +221,5 @@ import Testing
     static let underLock = "laurel_writes_total{route=\"user_lock\"}"
     static let announcedAdded = "laurel_announced_changes_added_total"
     static let stale = "laurel_stale_commits_total"
+    static let pushReads = "laurel_push_catch_up_reads_total"
 }

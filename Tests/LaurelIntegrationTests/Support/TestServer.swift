@@ -125,7 +125,7 @@ enum TestServer {
             let task = Task {
                 for await batch in events {
                     continuation.yield(batch.map { event in
-                        guard case .committed(let user, _, let lastSeq, _) = event else { return event }
+                        guard case .committed(let user, _, let lastSeq, _, _) = event else { return event }
                         return .committed(user, version: .min, lastSeq: lastSeq)
                     })
                 }

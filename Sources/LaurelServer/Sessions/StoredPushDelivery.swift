@@ -55,10 +55,13 @@ final class StoredPushDelivery: Sendable {
             let pushes = announced.withLock { $0[user]?.pushes ?? [:] }
             await registry.catchUp(user, through: seq, store: store, announced: pushes)
             let next: Int64? = announced.withLock { announced in
-                guard let pending = announced[user], pending.newest > seq else {
+                guard var pending = announced[user], pending.newest > seq else {
                     announced[user] = nil
                     return nil
                 }
+                // Only what is still to come is kept: a user who writes without pause keeps this loop going.
+                pending.pushes = pending.pushes.filter { $0.key > seq }
+                announced[user] = pending
                 return pending.newest
             }
             guard let next else { return }

@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
                     if embedded != nil { print("admin: psql \(connectionString)") }
                     fflush(nil)
                 }
-                let (listener, storeEvents) = PostgresStoreEvents.listen(configuration: postgres, logger: logger)
+                let (listener, storeEvents) = PostgresStoreEvents.listen(configuration: postgres, ownBackends: pool.backends, logger: logger)
                 listener.start()
                 let server = LaurelServer(
                     configuration: configuration, store: store, catalog: loadedCatalog, storeEvents: storeEvents, metrics: metrics,

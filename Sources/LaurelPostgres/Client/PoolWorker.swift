@@ -7,6 +7,7 @@ struct PoolWorker: Sendable {
     let configuration: PostgresConfiguration
     let queue: PoolJobQueue
     let backoff: SharedReconnectBackoff
+    let backends: PostgresBackendRoster
     let logger: Logger
 
     func run() {
@@ -15,6 +16,7 @@ struct PoolWorker: Sendable {
         while let job = queue.next() {
             if let idle = connection, !idle.isUsableAfterIdle() {
                 idle.logger.info("Replacing a PostgreSQL connection that was lost while idle")
+                backends.closed(idle.backendPID)
                 connection = nil
             }
             let current: PostgresConnection
@@ -35,9 +37,11 @@ struct PoolWorker: Sendable {
                     "Discarding a PostgreSQL connection",
                     metadata: ["postgres.error": "\(current.lastErrorMessage ?? "not idle after use")"]
                 )
+                backends.closed(current.backendPID)
                 connection = nil
             }
         }
+        if let connection { backends.closed(connection.backendPID) }
         connection = nil  // closes it here, on its own thread
         queue.workerStopped()
     }
@@ -52,6 +56,7 @@ struct PoolWorker: Sendable {
         do {
             let connection = try PostgresConnection.connect(configuration: configuration, logger: logger)
             backoff.recordSuccess()
+            backends.opened(connection.backendPID)
             return connection
         } catch {
             let message = error.connectionMessage

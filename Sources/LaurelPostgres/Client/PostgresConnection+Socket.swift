@@ -43,7 +43,8 @@ extension PostgresConnection {
         while let notify = PQnotifies(raw) {
             notifications.append(PostgresNotification(
                 channel: String(cString: notify.pointee.relname),
-                payload: String(cString: notify.pointee.extra)
+                payload: String(cString: notify.pointee.extra),
+                senderPID: notify.pointee.be_pid
             ))
             PQfreemem(notify)
         }

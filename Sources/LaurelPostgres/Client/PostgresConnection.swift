@@ -162,6 +162,11 @@ public final class PostgresConnection {
         PQtransactionStatus(raw) != PQTRANS_IDLE
     }
 
+    /// The process id of the backend serving the connection (kept by libpq after the connection is lost).
+    var backendPID: Int32 {
+        PQbackendPID(raw)
+    }
+
     /// True once libpq has seen the connection fail or the server has said it ends the session;
     /// a broken connection is never reused.
     var isBroken: Bool {

@@ -15,6 +15,8 @@ import Metrics
 public final class PostgresPool: Sendable {
     /// The number of connections (and database threads).
     public let size: Int
+    /// The backends serving the pool's connections now.
+    public let backends = PostgresBackendRoster()
     private let queue: PoolJobQueue
     /// How long work waited for a connection (`laurel_db_pool_wait_seconds`).
     private let wait: CoreMetrics.Timer
@@ -41,7 +43,7 @@ public final class PostgresPool: Sendable {
         for index in 0..<size {
             var workerLogger = logger
             workerLogger[metadataKey: "postgres.pool.thread"] = "\(index)"
-            let worker = PoolWorker(configuration: configuration, queue: queue, backoff: backoff, logger: workerLogger)
+            let worker = PoolWorker(configuration: configuration, queue: queue, backoff: backoff, backends: backends, logger: workerLogger)
             let thread = Thread { worker.run() }
             thread.name = "laurel-db-\(index)"
             thread.start()

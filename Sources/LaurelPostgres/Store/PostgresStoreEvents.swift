@@ -11,7 +11,11 @@ public enum PostgresStoreEvents {
     /// A listener on the store's channel, and the events it hears: one array for everything one read of its
     /// connection brought (under load, the commits of many users), so that the server's one hop to the task that
     /// follows them is made once for all of them. Start the listener; stop it when done.
-    public static func listen(configuration: PostgresConfiguration, logger: Logger) -> (listener: PostgresNotificationListener, events: AsyncStream<[StoreEvent]>) {
+    /// `ownBackends` are the backends of this process's own commits (its pool's): their notifications are read for
+    /// where the users stand only.
+    public static func listen(
+        configuration: PostgresConfiguration, ownBackends: PostgresBackendRoster? = nil, logger: Logger
+    ) -> (listener: PostgresNotificationListener, events: AsyncStream<[StoreEvent]>) {
         let (events, continuation) = AsyncStream.makeStream(of: [StoreEvent].self)
         let listener = PostgresNotificationListener(configuration: configuration, channels: [channel], logger: logger) { heard in
             var batch: [StoreEvent] = []
@@ -20,7 +24,8 @@ public enum PostgresStoreEvents {
                 case .listening:
                     batch.append(.resumed)
                 case .notification(let notification) where notification.channel == channel:
-                    if let parsed = Self.events(from: notification.payload) {
+                    let own = ownBackends?.contains(notification.senderPID) ?? false
+                    if let parsed = Self.events(from: notification.payload, ownCommits: own) {
                         batch.append(contentsOf: parsed)
                     } else {
                         logger.warning("ignored a malformed notification", metadata: ["payload": "\(notification.payload)"])
@@ -34,8 +39,10 @@ public enum PostgresStoreEvents {
         return (listener, events)
     }
 
-    /// The events of one notification; nil when it is not one this server knows.
-    static func events(from payload: String) -> [StoreEvent]? {
+    /// The events of one notification; nil when it is not one this server knows. Of a notification of this process's
+    /// own commits (`ownCommits`) only where its users stand is read, not what they announce.
+    static func events(from payload: String, ownCommits: Bool = false) -> [StoreEvent]? {
+        if ownCommits, let standings = CommittedStandings.read(payload) { return standings }
         guard case .object(let object)? = try? JSONParser.parse(payload), case .string(let name)? = object["event"] else { return nil }
         switch name {
         case "committed":
@@ -47,7 +54,7 @@ public enum PostgresStoreEvents {
             return commits.compactMap { commit in
                 guard case .array(let values) = commit, values.count == 3 || values.count == 5, case .int(let user) = values[0],
                       case .int(let version) = values[1], case .int(let lastSeq) = values[2] else { return nil }
-                guard values.count == 5 else { return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq)) }
+                guard values.count == 5, !ownCommits else { return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq)) }
                 let announced = values[4]
                 // A change or pushes that cannot be read are left out: the session catches up by reading instead.
                 let change = AnnouncedChangeJSON.announcesChange(announced)

@@ -45,6 +45,17 @@ import Testing
         #expect(announcements.joined().map(\.self) == expected)
     }
 
+    /// A pool knows the backends its connections are served by, so that the notifications of its own commits are
+    /// told from the others' (`PostgresNotification.senderPID`).
+    @Test func aPoolKnowsItsBackends() async throws {
+        let pool = try await LaurelTestDatabase.admin()
+        let pid = try await pool.withConnection { connection in
+            Int32(try connection.query("SELECT pg_backend_pid()::integer AS pid")[0].int("pid"))
+        }
+        #expect(pool.backends.contains(pid))
+        #expect(!pool.backends.contains(0))
+    }
+
     /// Commits that announce their changes go in as many notifications as their 8000 bytes take, and a commit whose
     /// change alone would not fit goes without it (the sessions elsewhere then read what it stored).
     @Test func announcedChangesFillAsManyNotificationsAsTheyNeed() async throws {

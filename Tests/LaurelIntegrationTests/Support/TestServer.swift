@@ -79,7 +79,8 @@ enum TestServer {
         try await store.installCatalog(loaded)
         // A name of its own, so the test can see in pg_stat_activity when this listener has run LISTEN.
         let listenerName = "laurel-tests-listener-\(UUID().uuidString.prefix(8).lowercased())"
-        let (listener, events) = PostgresStoreEvents.listen(configuration: try LaurelTestDatabase.configuration(listenerName), logger: logger)
+        let (listener, events) = PostgresStoreEvents.listen(
+            configuration: try LaurelTestDatabase.configuration(listenerName), ownBackends: pool.backends, logger: logger)
         listener.start()
         let port = AsyncStream<Int>.makeStream()
         let webSocketPort = Mutex<Int?>(nil)

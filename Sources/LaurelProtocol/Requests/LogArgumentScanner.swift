@@ -1,3 +1,5 @@
+import LaurelJSON
+
 /// Reads a LOG's argument straight from its bytes, without building a JSON tree: LOG is most of what a server
 /// reads, and parsing its object into a ``JSONObject`` and reading the fields out of it was some 8,000 instructions
 /// of a LOG's 127,000 (docs/log-cost.md).
@@ -12,7 +14,7 @@ enum LogArgumentScanner {
     /// The request `argument` (the bytes from the object's `{` to the line's end) holds, or nil when it is not of the
     /// shape above.
     static func scan(_ argument: UnsafeBufferPointer<UInt8>) -> LogRequest? {
-        var reader = ByteReader(bytes: argument)
+        var reader = JSONByteCursor(bytes: argument)
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         var activity: String?
         var amount: Int?
@@ -67,70 +69,50 @@ enum LogArgumentScanner {
         }
     }
 
-    /// A cursor over the argument's bytes.
-    private struct ByteReader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var offset = 0
+}
 
-        var atEnd: Bool { offset == bytes.count }
-
-        mutating func take(_ byte: UInt8) -> Bool {
-            guard offset < bytes.count, bytes[offset] == byte else { return false }
+/// What a LOG's argument is read with, beyond the cursor's own.
+extension JSONByteCursor {
+    /// A string's bytes between its quotes, when all are printable ASCII other than `"` and `\`.
+    fileprivate mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = offset
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                offset += 1
+                return UnsafeBufferPointer(rebasing: bytes[start..<(offset - 1)])
+            }
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
             offset += 1
-            return true
         }
+        return nil
+    }
 
-        /// JSON's whitespace: space, tab, line feed, carriage return.
-        mutating func skipWhitespace() {
-            while offset < bytes.count {
-                switch bytes[offset] {
-                case 0x20, 0x09, 0x0A, 0x0D: offset += 1
-                default: return
-                }
+    /// A plain string (``plainString()``) into `slot`, which must be empty (a field given twice is not plain).
+    fileprivate mutating func plainText(into slot: inout String?) -> Bool {
+        guard slot == nil, let value = plainString() else { return false }
+        slot = String(decoding: value, as: UTF8.self)
+        return true
+    }
+
+    /// An integer of one to nine digits without a leading zero, sign, fraction or exponent.
+    fileprivate mutating func positiveInteger() -> Int? {
+        let start = offset
+        var value = 0
+        while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
+            guard offset - start < 9 else { return nil }
+            value = value * 10 + Int(bytes[offset] - UInt8(ascii: "0"))
+            offset += 1
+        }
+        guard offset > start, bytes[start] != UInt8(ascii: "0") else { return nil }
+        // A number JSON writes on (a fraction or an exponent) is not an integer here.
+        if offset < bytes.count {
+            switch bytes[offset] {
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+            default: break
             }
         }
-
-        /// A string's bytes between its quotes, when all are printable ASCII other than `"` and `\`.
-        mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let start = offset
-            while offset < bytes.count {
-                let byte = bytes[offset]
-                if byte == UInt8(ascii: "\"") {
-                    offset += 1
-                    return UnsafeBufferPointer(rebasing: bytes[start..<(offset - 1)])
-                }
-                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-                offset += 1
-            }
-            return nil
-        }
-
-        /// A plain string (``plainString()``) into `slot`, which must be empty (a field given twice is not plain).
-        mutating func plainText(into slot: inout String?) -> Bool {
-            guard slot == nil, let value = plainString() else { return false }
-            slot = String(decoding: value, as: UTF8.self)
-            return true
-        }
-
-        /// An integer of one to nine digits without a leading zero, sign, fraction or exponent.
-        mutating func positiveInteger() -> Int? {
-            let start = offset
-            var value = 0
-            while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
-                guard offset - start < 9 else { return nil }
-                value = value * 10 + Int(bytes[offset] - UInt8(ascii: "0"))
-                offset += 1
-            }
-            guard offset > start, bytes[start] != UInt8(ascii: "0") else { return nil }
-            // A number JSON writes on (a fraction or an exponent) is not an integer here.
-            if offset < bytes.count {
-                switch bytes[offset] {
-                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
-                default: break
-                }
-            }
-            return value
-        }
+        return value
     }
 }

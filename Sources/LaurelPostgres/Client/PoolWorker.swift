@@ -12,11 +12,17 @@ struct PoolWorker: Sendable {
 
     func run() {
         LibPQThreadAudit.markCurrentThreadAsDatabaseThread()
-        var connection: PostgresConnection?
+        // The pool's roster follows this thread's connection, whichever way it is replaced or let go.
+        var connection: PostgresConnection? {
+            didSet {
+                guard oldValue !== connection else { return }
+                if let oldValue { backends.closed(oldValue.backendPID) }
+                if let connection { backends.opened(connection.backendPID) }
+            }
+        }
         while let job = queue.next() {
             if let idle = connection, !idle.isUsableAfterIdle() {
                 idle.logger.info("Replacing a PostgreSQL connection that was lost while idle")
-                backends.closed(idle.backendPID)
                 connection = nil
             }
             let current: PostgresConnection
@@ -37,11 +43,9 @@ struct PoolWorker: Sendable {
                     "Discarding a PostgreSQL connection",
                     metadata: ["postgres.error": "\(current.lastErrorMessage ?? "not idle after use")"]
                 )
-                backends.closed(current.backendPID)
                 connection = nil
             }
         }
-        if let connection { backends.closed(connection.backendPID) }
         connection = nil  // closes it here, on its own thread
         queue.workerStopped()
     }
@@ -56,7 +60,6 @@ struct PoolWorker: Sendable {
         do {
             let connection = try PostgresConnection.connect(configuration: configuration, logger: logger)
             backoff.recordSuccess()
-            backends.opened(connection.backendPID)
             return connection
         } catch {
             let message = error.connectionMessage

@@ -110,7 +110,7 @@ enum AnnouncedChangeJSON {
         return pushes
     }
 
-    /// The change written by ``write(_:into:)``; the fact's seq is the one the store gave it.
+    /// The change written by ``write(_:pushes:into:)``; the fact's seq is the one the store gave it.
     static func read(_ value: JSONValue, factSeq: Int64?) throws -> AnnouncedChange {
         guard let object = value.objectValue else { throw StoreError.failed("an announced change is not an object") }
         var fact: AnnouncedChange.Fact?

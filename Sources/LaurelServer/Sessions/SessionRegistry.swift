@@ -85,10 +85,8 @@ final class SessionRegistry: Sendable {
             if delivered < seq { behind.append((lineWriter, delivered)) }
         }
         guard let oldest = behind.map(\.1).min() else { return }
-        let missed: [StoredPush]
-        if oldest >= seq - Int64(announced.count), ((oldest + 1)...seq).allSatisfy({ announced[$0] != nil }) {
-            missed = ((oldest + 1)...seq).compactMap { announced[$0] }
-        } else {
+        var missed = oldest >= seq - Int64(announced.count) ? ((oldest + 1)...seq).compactMap { announced[$0] } : []
+        if Int64(missed.count) != seq - oldest {
             metrics.pushCatchUpReads.increment()
             guard let read = try? await store.pushes(of: user, after: oldest, limit: 1000) else { return }
             missed = read

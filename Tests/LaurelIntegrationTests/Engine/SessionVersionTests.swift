@@ -4,6 +4,7 @@ import LaurelJSON
 import LaurelPostgres
 import LaurelProtocol
 import LaurelServer
+import Synchronization
 import Testing
 
 /// Each instance evaluates a user's LOGs against the state its session holds and stores them only while the
@@ -194,6 +195,21 @@ import Testing
             // The same line as the writing connection's own (which follows its answer).
             #expect(try await here.push("UNLOCK").raw == unlock.raw)
             #expect(second.counter(Self.pushReads) == reads)
+        }
+    }
+
+    /// A push announced to the other instance comes there once (protocol.md: pushed exactly once, whatever the
+    /// number of instances), whatever that instance hears of the user afterwards.
+    @Test func anAnnouncedPushComesOnceToTheOtherInstance() async throws {
+        let user = try await LaurelTestDatabase.createUser("pushed-once")
+        try await Self.onTwoInstances(user) { _, here, _, there in
+            Engine.ok(try await here.request("LOG", Engine.log("pushups", amount: 10, id: "o1")))
+            #expect(try await there.push("UNLOCK").object["id"]?.stringValue == "first_exercise")
+            Engine.ok(try await there.request("LOG", Engine.log("pushups", amount: 10, id: "o2")))
+            Engine.ok(try await here.request("LOG", Engine.log("pushups", amount: 10, id: "o3")))
+            Engine.ok(try await there.request("NOTIFICATIONS"))
+            let again = there.pushes.withLock { $0 }.filter { $0.kind == "UNLOCK" && $0.object["id"]?.stringValue == "first_exercise" }
+            #expect(again.isEmpty)
         }
     }
 

@@ -126,6 +126,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strict
         ),
@@ -159,6 +160,16 @@ let package = Package(
                 "LaurelServer", "LaurelStore", "LaurelCore", "LaurelJSON", "LaurelProtocol", "LaurelTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: strict),
+        // The load client's pure parts: its pacing and what it reports.
+        .testTarget(
+            name: "LaurelLoadTests",
+            dependencies: [
+                "laurel-load",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict),
         .testTarget(

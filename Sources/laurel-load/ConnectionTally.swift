@@ -39,6 +39,10 @@ struct ConnectionTally: Sendable {
     /// LOG then also goes into `latencySamples` (see `LatencyTimeline`).
     var timeline: (measureStart: ContinuousClock.Instant, slice: Duration)?
     var latencySamples: [UInt64] = []
+    /// Open loop: how late after its slot each measured request left, in microseconds (the client's own lag, which
+    /// the latency above includes), and with `--latency-timeline` the same slice by slice.
+    var sendLag = Histogram<UInt32>(numberOfSignificantValueDigits: .three)
+    var sendLagSamples: [UInt64] = []
 
     /// Whether any LOG of this connection was acknowledged, warm-up included.
     var hasLogged = false
@@ -72,6 +76,16 @@ struct ConnectionTally: Sendable {
         var presized = Histogram<UInt32>(highestTrackableValue: Self.presizedLatencyMicroseconds, numberOfSignificantValueDigits: .three)
         presized.autoResize = true
         latency = presized
+        sendLag = presized
+    }
+
+    /// Records how late a measured open-loop request sent at `sentAt` (its slot) left.
+    mutating func recordSendLag(_ microseconds: UInt64, sentAt: ContinuousClock.Instant) {
+        sendLag.record(microseconds)
+        if let timeline {
+            sendLagSamples.append(LatencyTimeline.sample(
+                sentAt: sentAt, measureStart: timeline.measureStart, slice: timeline.slice, latencyMicroseconds: microseconds))
+        }
     }
 
     mutating func fail(_ failure: Failure, _ detail: String) {

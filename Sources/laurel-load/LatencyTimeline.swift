@@ -13,6 +13,8 @@ struct LatencyTimeline: Sendable {
         let p50Milliseconds: Double?
         let p99Milliseconds: Double?
         let maxMilliseconds: Double?
+        /// Open loop: the latest any request of the slice left after its slot (nil in a closed loop).
+        let sendLagMaxMilliseconds: Double?
     }
 
     let sliceMilliseconds: Int
@@ -36,6 +38,12 @@ struct LatencyTimeline: Sendable {
                     .record(UInt64(UInt32(truncatingIfNeeded: sample)))
             }
         }
+        var sendLagMax: [Int: UInt64] = [:]
+        for tally in tallies {
+            for sample in tally.sendLagSamples {
+                sendLagMax[Int(sample >> 32), default: 0] = max(sendLagMax[Int(sample >> 32), default: 0], sample & 0xFFFF_FFFF)
+            }
+        }
         let last = bySlice.keys.max() ?? -1
         slices = last < 0 ? [] : (0...last).map { [sliceMilliseconds] index in
             let latencies = bySlice[index]
@@ -43,7 +51,8 @@ struct LatencyTimeline: Sendable {
             return Slice(startMilliseconds: index * sliceMilliseconds, logs: Int(latencies?.totalCount ?? 0),
                          p50Milliseconds: latencies.map { milliseconds($0.valueAtPercentile(50)) },
                          p99Milliseconds: latencies.map { milliseconds($0.valueAtPercentile(99)) },
-                         maxMilliseconds: latencies.map { milliseconds($0.max) })
+                         maxMilliseconds: latencies.map { milliseconds($0.max) },
+                         sendLagMaxMilliseconds: sendLagMax[index].map(milliseconds))
         }
     }
 }

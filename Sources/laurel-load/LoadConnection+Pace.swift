@@ -23,7 +23,7 @@ extension LoadConnection {
         guard await receiver.takeArrivals(of: connection) else { return endedEarly(&tally) }
         let coordinator = self.coordinator
         let sending = Task {
-            await sender.run(on: connection)
+            await sender.run(on: connection, pacer: coordinator.pacers.pacer(for: connection.channel.eventLoop))
             if ledger.senderFinished() { coordinator.loadFinished() }
         }
         await receiver.run(from: &tally, after: connection)

@@ -18,6 +18,8 @@ final class LoadCoordinator: Sendable {
     private let responses = Atomic<Int>(0)
     let startSignal = StartSignal()
     let budget: RequestBudget?
+    /// Open loop: what wakes each event loop's connections to send.
+    let pacers = OpenLoopPacers()
 
     init(budget: RequestBudget?) {
         self.budget = budget

@@ -27,6 +27,13 @@ extension LoadReport {
             "errors": Self.counts(errors),
             "unanswered": .int(unanswered),
         ]
+        if plan.rate != nil {
+            var sendLagObject: JSONObject = [:]
+            for (name, percentile) in [("p50", 50.0), ("p99", 99.0), ("max", 100.0)] {
+                sendLagObject[name] = .double(Self.rounded(sendLagMilliseconds(atPercentile: percentile)))
+            }
+            object["send_lag_ms"] = .object(sendLagObject)
+        }
         object["unlocks"] = .object([
             "expected": .int(unlocks.expected),
             "pushed": .int(unlocks.pushed),
@@ -52,11 +59,13 @@ extension LoadReport {
             object["latency_timeline"] = .object([
                 "slice_ms": .int(latencyTimeline.sliceMilliseconds),
                 "slices": .array(latencyTimeline.slices.map { slice in
-                    .object([
+                    var sliceObject: JSONObject = [
                         "start_ms": .int(slice.startMilliseconds), "logs": .int(slice.logs),
                         "p50": Self.milliseconds(slice.p50Milliseconds), "p99": Self.milliseconds(slice.p99Milliseconds),
                         "max": Self.milliseconds(slice.maxMilliseconds),
-                    ])
+                    ]
+                    if let lag = slice.sendLagMaxMilliseconds { sliceObject["send_lag_max"] = Self.milliseconds(lag) }
+                    return .object(sliceObject)
                 }),
             ])
         }

@@ -17,6 +17,8 @@ struct LoadReport: Sendable {
     /// How long the measured part of the run lasted, in seconds.
     let elapsedSeconds: Double
     let latency: Histogram<UInt32>
+    /// Open loop: how late after their slots measured requests left (the client's own lag).
+    let sendLag: Histogram<UInt32>
     let unlocks: UnlockCheck
     let unlockPushLatency: UnlockPushLatency
     let pushes: [String: Int]
@@ -36,6 +38,7 @@ struct LoadReport: Sendable {
         var pushes: [String: Int] = [:]
         var byes: [String: Int] = [:]
         var latency = Histogram<UInt32>(numberOfSignificantValueDigits: .three)
+        var sendLag = Histogram<UInt32>(numberOfSignificantValueDigits: .three)
         var lastResponse: ContinuousClock.Instant?
         for tally in tallies {
             if let failure = tally.failure { failures[failure.rawValue, default: 0] += 1 }
@@ -43,6 +46,7 @@ struct LoadReport: Sendable {
             pushes.merge(tally.pushes, uniquingKeysWith: +)
             if let reason = tally.byeReason { byes[reason, default: 0] += 1 }
             latency.add(tally.latency)
+            sendLag.add(tally.sendLag)
             if let last = tally.lastMeasuredResponse, lastResponse.map({ last > $0 }) ?? true { lastResponse = last }
         }
         connectionFailures = failures
@@ -58,6 +62,7 @@ struct LoadReport: Sendable {
         self.pushes = pushes
         byeReasons = byes
         self.latency = latency
+        self.sendLag = sendLag
         unlocks = UnlockCheck(tallies: tallies, expectedUnlock: plan.expectedUnlock)
         unlockPushLatency = UnlockPushLatency(tallies: tallies)
         latencyTimeline = plan.latencyTimelineSlice.map { LatencyTimeline(tallies: tallies, slice: $0) }
@@ -73,6 +78,11 @@ struct LoadReport: Sendable {
 
     var logsPerSecond: Double {
         elapsedSeconds > 0 ? Double(acknowledged) / elapsedSeconds : 0
+    }
+
+    /// How late after their slots measured open-loop requests left, at a percentile, in milliseconds.
+    func sendLagMilliseconds(atPercentile percentile: Double) -> Double {
+        sendLag.totalCount == 0 ? 0 : Double(sendLag.valueAtPercentile(percentile)) / 1000
     }
 
     /// Latency at a percentile, in milliseconds.

@@ -25,7 +25,9 @@ final class OpenLoopReceiver: EventLoopReceiver, @unchecked Sendable {
             return
         }
         let coordinator = load.coordinator
-        let acknowledged = tally!.recordResponse(line, sentAt: schedule.time(ofSlot: request.slot), measured: request.measured, at: .now)
+        let sentAt = schedule.time(ofSlot: request.slot)
+        if request.measured { tally!.recordSendLag(request.sendLagMicroseconds, sentAt: sentAt) }
+        let acknowledged = tally!.recordResponse(line, sentAt: sentAt, measured: request.measured, at: .now)
         if request.measured { coordinator.budget?.settle(acknowledged: acknowledged) }
         coordinator.responseArrived()
         if loadFinished { coordinator.loadFinished() }

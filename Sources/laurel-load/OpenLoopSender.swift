@@ -1,4 +1,5 @@
 import LaurelClient
+import LaurelCore
 import NIOCore
 import Synchronization
 
@@ -24,10 +25,12 @@ struct OpenLoopSchedule: Sendable {
 /// that whichever of them sees the last answer to the last request reports the connection's load finished,
 /// exactly once. It also knows the slot of each request in flight by its tag.
 final class OpenLoopLedger: Sendable {
-    /// A request in flight: its slot of the schedule, and whether it is measured.
+    /// A request in flight: its slot of the schedule, whether it is measured, and how late after its slot it left
+    /// (the client's own lag, which its latency includes).
     struct Request {
         let slot: Int
         let measured: Bool
+        let sendLagMicroseconds: UInt64
     }
 
     private struct State {
@@ -91,10 +94,10 @@ final class OpenLoopLedger: Sendable {
 /// leaves late keeps its intended time, which is what its latency is measured from: this is the correction for
 /// coordinated omission.
 ///
-/// The sending runs on the connection's event loop, one timer at a time: an event loop's timers fire at their
-/// deadline and cost no task, whereas a thousand sleeping tasks wake through the global executor's timer thread,
-/// with a leeway of a tenth of the sleep, and a client that lags behind its own schedule charges its lag to the
-/// server it measures.
+/// The sending runs on the connection's event loop, woken by the loop's ``OpenLoopPacer``: an event loop's timers
+/// fire at their deadline and cost no task, whereas a thousand sleeping tasks wake through the global executor's
+/// timer thread, with a leeway of a tenth of the sleep, and a client that lags behind its own schedule charges its
+/// lag to the server it measures.
 struct OpenLoopSender: Sendable {
     let schedule: OpenLoopSchedule
     let window: MeasurementWindow
@@ -103,31 +106,41 @@ struct OpenLoopSender: Sendable {
     let ledger: OpenLoopLedger
 
     /// Returns when the schedule is over or the connection has closed.
-    func run(on connection: LaurelConnection) async {
-        let eventLoop = connection.channel.eventLoop
-        let finished = eventLoop.makePromise(of: Void.self)
-        eventLoop.execute { self.send(from: 0, on: connection, finished: finished) }
+    func run(on connection: LaurelConnection, pacer: OpenLoopPacer) async {
+        let finished = pacer.eventLoop.makePromise(of: Void.self)
+        let sending = OpenLoopSending(sender: self, connection: connection, finished: finished)
+        pacer.eventLoop.execute { pacer.add(sending) }
         try? await finished.futureResult.get()
     }
+}
 
-    /// Sends every request whose time has come, starting with `slot`, then waits on the event loop for the next.
-    /// Each request is in the ledger before its answer can be read: the answer is read on this event loop too.
-    private func send(from slot: Int, on connection: LaurelConnection, finished: EventLoopPromise<Void>) {
-        var slot = slot
+/// One connection's place in its open-loop schedule, which its event loop's pacer sends from. Only touched on
+/// that event loop.
+final class OpenLoopSending: PacedSending, @unchecked Sendable {
+    private let sender: OpenLoopSender
+    private let connection: LaurelConnection
+    private let finished: EventLoopPromise<Void>
+    private var slot = 0
+
+    init(sender: OpenLoopSender, connection: LaurelConnection, finished: EventLoopPromise<Void>) {
+        self.sender = sender
+        self.connection = connection
+        self.finished = finished
+    }
+
+    /// Sends every request whose time has come; each is in the ledger before its answer can be read (the answer is
+    /// read on this event loop too).
+    func sendDue() -> ContinuousClock.Instant? {
         while true {
-            let intended = schedule.time(ofSlot: slot)
-            guard connection.channel.isActive, !window.isOver(at: intended) else {
+            let intended = sender.schedule.time(ofSlot: slot)
+            guard connection.channel.isActive, !sender.window.isOver(at: intended) else {
                 finished.succeed()
-                return
+                return nil
             }
-            let wait = intended - ContinuousClock.now
-            if wait > .zero {
-                let next = slot
-                connection.channel.eventLoop.scheduleTask(in: TimeAmount(wait)) { self.send(from: next, on: connection, finished: finished) }
-                return
-            }
-            let measured = window.isMeasured(intended)
-            if measured, let budget {
+            let now = ContinuousClock.now
+            if intended > now { return intended }
+            let measured = sender.window.isMeasured(intended)
+            if measured, let budget = sender.budget {
                 switch budget.claim() {
                 case .granted: break
                 case .later:
@@ -135,12 +148,14 @@ struct OpenLoopSender: Sendable {
                     continue
                 case .exhausted:
                     finished.succeed()
-                    return
+                    return nil
                 }
             }
             let sequence = slot
+            let requests = sender.requests
             let tag = connection.send(requests.verb) { requests.write(sequence: sequence, into: &$0) }
-            ledger.sent(OpenLoopLedger.Request(slot: slot, measured: measured), tag: tag)
+            sender.ledger.sent(
+                OpenLoopLedger.Request(slot: slot, measured: measured, sendLagMicroseconds: (now - intended).wholeMicroseconds), tag: tag)
             slot += 1
         }
     }

@@ -44,6 +44,20 @@ public struct JSONByteCursor {
         }
     }
 
+    /// A run of one to `atMost` decimal digits, as a number; nil (the cursor anywhere in the run) when there is none
+    /// or it is longer. The readers' integers are built on it, each with its own rules for what may surround it.
+    @inlinable
+    public mutating func digits(atMost limit: Int) -> Int64? {
+        let start = offset
+        var value: Int64 = 0
+        while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
+            guard offset - start < limit else { return nil }
+            value = value * 10 + Int64(bytes[offset] - UInt8(ascii: "0"))
+            offset += 1
+        }
+        return offset > start ? value : nil
+    }
+
     /// Passes over one JSON value (a scalar up to the `,`, `]` or `}` after it; an object or an array to its matching
     /// bracket, strings and their escapes included) without reading it. False if the text ends first.
     public mutating func skipValue() -> Bool {

@@ -45,13 +45,7 @@ extension JSONByteCursor {
     /// A whole number (as the store writes ids, versions and seqs: no fraction, no exponent).
     fileprivate mutating func integer() -> Int64? {
         let negative = take(UInt8(ascii: "-"))
-        var value: Int64 = 0
-        let start = offset
-        while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]), offset - start < 18 {
-            value = value * 10 + Int64(bytes[offset] - UInt8(ascii: "0"))
-            offset += 1
-        }
-        guard offset > start else { return nil }
+        guard let value = digits(atMost: 18) else { return nil }
         return negative ? -value : value
     }
 }

@@ -99,13 +99,7 @@ extension JSONByteCursor {
     /// An integer of one to nine digits without a leading zero, sign, fraction or exponent.
     fileprivate mutating func positiveInteger() -> Int? {
         let start = offset
-        var value = 0
-        while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
-            guard offset - start < 9 else { return nil }
-            value = value * 10 + Int(bytes[offset] - UInt8(ascii: "0"))
-            offset += 1
-        }
-        guard offset > start, bytes[start] != UInt8(ascii: "0") else { return nil }
+        guard let value = digits(atMost: 9), bytes[start] != UInt8(ascii: "0") else { return nil }
         // A number JSON writes on (a fraction or an exponent) is not an integer here.
         if offset < bytes.count {
             switch bytes[offset] {
@@ -113,6 +107,6 @@ extension JSONByteCursor {
             default: break
             }
         }
-        return value
+        return Int(value)
     }
 }

@@ -120,30 +120,49 @@ enum JSONTextWriter {
         var string = string
         string.withUTF8 { utf8 in
             // Most strings (ids, days, names) need no escape: one look, one copy.
-            guard utf8.contains(where: needsEscape) else {
+            var escapes = 0
+            for byte in utf8 where needsEscape(byte) { escapes &+= 1 }
+            guard escapes > 0 else {
                 bytes.append(contentsOf: utf8)
                 return
             }
-            var runStart = 0
-            for (offset, byte) in utf8.enumerated() where needsEscape(byte) {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                default:
-                    bytes.append(static: "u00")
-                    bytes.append(hexDigits[Int(byte >> 4)])
-                    bytes.append(hexDigits[Int(byte & 0x0F)])
+            // A string with escapes is mostly JSON text itself (a push's data in an announcement): a quote every few
+            // bytes. Copied run by run, each run and each escape was an append of its own (some 100 instructions);
+            // written byte by byte into room for the longest it can be (an escape takes at most six bytes), it is a
+            // few instructions a byte.
+            bytes.write(upTo: utf8.count &+ 5 &* escapes) { start in
+                var written = 0
+                for byte in utf8 {
+                    guard needsEscape(byte) else {
+                        start[written] = byte
+                        written &+= 1
+                        continue
+                    }
+                    start[written] = UInt8(ascii: "\\")
+                    let shortForm: UInt8? = switch byte {
+                    case UInt8(ascii: "\""): UInt8(ascii: "\"")
+                    case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+                    case 0x0A: UInt8(ascii: "n")
+                    case 0x0D: UInt8(ascii: "r")
+                    case 0x09: UInt8(ascii: "t")
+                    case 0x08: UInt8(ascii: "b")
+                    case 0x0C: UInt8(ascii: "f")
+                    default: nil
+                    }
+                    if let shortForm {
+                        start[written &+ 1] = shortForm
+                        written &+= 2
+                    } else {
+                        start[written &+ 1] = UInt8(ascii: "u")
+                        start[written &+ 2] = UInt8(ascii: "0")
+                        start[written &+ 3] = UInt8(ascii: "0")
+                        start[written &+ 4] = hexDigits[Int(byte >> 4)]
+                        start[written &+ 5] = hexDigits[Int(byte & 0x0F)]
+                        written &+= 6
+                    }
                 }
-                runStart = offset + 1
+                return written
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }

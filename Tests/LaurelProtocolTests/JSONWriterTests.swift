@@ -111,6 +111,26 @@ import Testing
         #expect(json.finish() == Array(expected.utf8))
     }
 
+    /// A string that is JSON text itself (a push's data in an announcement: an escape every few bytes) reads back as
+    /// itself, and as its tree writes it, however little room the writer started with.
+    @Test(arguments: 0..<30)
+    func textFullOfEscapesReadsBackAsItself(seed: Int) throws {
+        var random = SeededRandom(seed: UInt64(seed))
+        let pieces = ["{\"kind\":", "\"", "\\", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{01}", "\u{1F}", "\u{7F}", "a", "é", "😀", "2026-11-29"]
+        let text = (0..<random.below(300)).map { _ in pieces[random.below(pieces.count)] }.joined()
+        var json = JSONWriter(capacity: 1)
+        json.beginArray()
+        json.string(text)
+        json.int(random.below(100))
+        json.string(text)
+        json.endArray()
+        let written = json.text
+        let parsed = try JSONParser.parse(written)
+        #expect(parsed.arrayValue?.first == .string(text))
+        #expect(parsed.arrayValue?.last == .string(text))
+        #expect(written == parsed.serialized())
+    }
+
     /// Days are written in place as their description, years outside four digits included.
     @Test(arguments: [-719_528, -1, 0, 1, 20_419, 2_932_896, 2_932_897, -800_000, 5_000_000])
     func daysAreWrittenAsTheirDescription(dayNumber: Int) {

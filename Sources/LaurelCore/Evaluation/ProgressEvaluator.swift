@@ -189,7 +189,7 @@ struct ChangeDecider {
         for choice in progress.challenges.open where ChallengeProgress.isReached(choice, in: progress.accumulator) {
             progress.challenges.complete(choice, at: now)
             progress.figures.challengeXP += choice.xp
-            if let chosen = writes.challengesChosen.firstIndex(where: { $0.choice.id == choice.id }) {
+            if let chosen = writes.challengesChosen.firstIndex(where: { $0.choice.hasSameID(as: choice) }) {
                 writes.challengesChosen[chosen].completedAt = now
             } else {
                 writes.challengesCompleted.append(choice)

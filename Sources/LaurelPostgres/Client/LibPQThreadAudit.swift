@@ -28,9 +28,22 @@ public enum LibPQThreadAudit {
         )
     }
 
-    /// Declares the current thread a database thread for the rest of its life.
-    static func markCurrentThreadAsDatabaseThread() {
+    /// Declares the current thread a database thread for the rest of its life, and names it `name` (at most 15
+    /// bytes, the kernel's limit) so that `top -H`, `perf` and `/proc/PID/task/*/comm` tell it apart.
+    ///
+    /// Named here, on the thread itself: Foundation's `Thread.name`, set before `start()`, does not reach the
+    /// kernel on Linux, and a nameless thread shows the name of the thread that made it (a task's).
+    static func markCurrentThreadAsDatabaseThread(named name: String) {
         pthread_setspecific(threadKey, UnsafeRawPointer(bitPattern: 1))
+        #if os(Linux)
+        // pthread_setname_np is not in the Swift Glibc module (it needs _GNU_SOURCE); the kernel takes the same
+        // name written to the thread's own comm file.
+        let file = open("/proc/thread-self/comm", O_WRONLY)
+        guard file >= 0 else { return }
+        defer { close(file) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+        #endif
     }
 
     static var isDatabaseThread: Bool {

@@ -4,6 +4,8 @@ import Logging
 /// thread's connection is healthy (opening it on first use or after a loss), run the job, and
 /// bring the connection back to idle. The connection never leaves this thread.
 struct PoolWorker: Sendable {
+    /// The thread's name: `laurel-db-N`.
+    let name: String
     let configuration: PostgresConfiguration
     let queue: PoolJobQueue
     let backoff: SharedReconnectBackoff
@@ -11,7 +13,7 @@ struct PoolWorker: Sendable {
     let logger: Logger
 
     func run() {
-        LibPQThreadAudit.markCurrentThreadAsDatabaseThread()
+        LibPQThreadAudit.markCurrentThreadAsDatabaseThread(named: name)
         // The pool's roster follows this thread's connection, whichever way it is replaced or let go.
         var connection: PostgresConnection? {
             didSet {

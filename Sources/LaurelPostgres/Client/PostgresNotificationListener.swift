@@ -68,9 +68,7 @@ public final class PostgresNotificationListener: Sendable {
     public func start() {
         guard loop.control.markStarted() else { return }
         let loop = self.loop
-        let thread = Thread { loop.run() }
-        thread.name = "laurel-db-listener"
-        thread.start()
+        Thread { loop.run() }.start()
     }
 
     /// Stops the thread (within about a quarter of a second, or one connect timeout while it is
@@ -94,7 +92,7 @@ struct ListenerLoop: Sendable {
     static let pollSliceMilliseconds: Int32 = 250
 
     func run() {
-        LibPQThreadAudit.markCurrentThreadAsDatabaseThread()
+        LibPQThreadAudit.markCurrentThreadAsDatabaseThread(named: "laurel-listen")
         var backoff = ReconnectBackoff()
         while !control.isStopRequested {
             let connection: PostgresConnection

@@ -43,10 +43,9 @@ public final class PostgresPool: Sendable {
         for index in 0..<size {
             var workerLogger = logger
             workerLogger[metadataKey: "postgres.pool.thread"] = "\(index)"
-            let worker = PoolWorker(configuration: configuration, queue: queue, backoff: backoff, backends: backends, logger: workerLogger)
-            let thread = Thread { worker.run() }
-            thread.name = "laurel-db-\(index)"
-            thread.start()
+            let worker = PoolWorker(
+                name: "laurel-db-\(index)", configuration: configuration, queue: queue, backoff: backoff, backends: backends, logger: workerLogger)
+            Thread { worker.run() }.start()
         }
     }
 

@@ -31,6 +31,23 @@ import Testing
         return Fixture.accumulate(ProgressFacts(logs: logs, lessons: completions))
     }
 
+    /// Two choices are the same challenge exactly when their ids are equal, whatever else differs.
+    @Test func sameIDWithoutMakingIDs() {
+        let base = Self.challenge(.logsToday)
+        var variants = [base, Self.challenge(.logsToday, start: F.tuesday.adding(days: 1)), Self.challenge(.activeDaysWeek)]
+        var otherSlot = base
+        otherSlot.slot = 1
+        var otherTitle = base
+        otherTitle.title = "another"
+        otherTitle.target = 3
+        variants += [otherSlot, otherTitle]
+        for first in variants {
+            for second in variants {
+                #expect(first.hasSameID(as: second) == (first.id == second.id), "\(first.id) and \(second.id)")
+            }
+        }
+    }
+
     @Test func logsTodayCountsLogs() {
         let logs = [Self.log("squats", 5), Self.log("squats", 7, hour: 13), Self.log("plank", 60)]
         #expect(Self.progress(Self.challenge(.logsToday), logs) == 3)

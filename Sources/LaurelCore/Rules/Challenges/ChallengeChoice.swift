@@ -33,6 +33,12 @@ public struct ChallengeChoice: Sendable, Hashable, Codable {
     /// Stable for the user and period, e.g. `daily-2026-11-24-0`, so clients and pushes can name the challenge.
     public var id: String { "\(period.rawValue)-\(periodStart)-\(slot)" }
 
+    /// Whether `other` is the same challenge (has the same ``id``), told without making the ids: a first LOG of the
+    /// day compares each challenge it completes with those it chose, and an id is a string built from a day.
+    public func hasSameID(as other: ChallengeChoice) -> Bool {
+        slot == other.slot && period == other.period && periodStart == other.periodStart
+    }
+
     /// The days whose facts count for this challenge.
     public var days: ClosedRange<LocalDay> { period.days(from: periodStart) }
 }

@@ -21,4 +21,13 @@ import Testing
         #expect(framed.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) } == before)
         #expect(framed.readableBytes == 2 + 4 + 506 + 1)
     }
+
+    @Test func linesLeavingTogetherAreOneBufferOnTCPAndOneMessageEachOnWebSockets() {
+        let lines = ["a1 OK {}", "* UNLOCK {\"seq\":1}", "* LEVEL {\"seq\":2}"].map { ByteBuffer(string: $0) }
+        let tcp = LineFraming.lineFeed.joined(lines.map { LineFraming.lineFeed.framed($0) })
+        #expect(tcp.map { String(buffer: $0) } == ["a1 OK {}\n* UNLOCK {\"seq\":1}\n* LEVEL {\"seq\":2}\n"])
+        let messages = LineFraming.message.joined(lines.map { LineFraming.message.framed($0) })
+        #expect(messages.map { String(buffer: $0) } == ["a1 OK {}", "* UNLOCK {\"seq\":1}", "* LEVEL {\"seq\":2}"])
+        #expect(LineFraming.lineFeed.joined([ByteBuffer(string: "a1 OK {}\n")]).map { String(buffer: $0) } == ["a1 OK {}\n"])
+    }
 }

@@ -16,4 +16,15 @@ enum LineFraming: Sendable {
         line.writeInteger(UInt8(ascii: "\n"))
         return line
     }
+
+    /// Framed lines that leave together, as few buffers as the transport allows: on TCP the lines are one stream of
+    /// bytes, and one buffer passes the channel's handlers once (some 4,500 instructions a write, TLS encrypting each
+    /// write apart) where a user's first LOG of the day wrote its answer and 4-8 pushes one by one; a WebSocket
+    /// message is one line each.
+    func joined(_ lines: [ByteBuffer]) -> [ByteBuffer] {
+        guard case .lineFeed = self, lines.count > 1 else { return lines }
+        var joined = ByteBufferAllocator().buffer(capacity: lines.reduce(0) { $0 + $1.readableBytes })
+        for line in lines { joined.writeImmutableBuffer(line) }
+        return [joined]
+    }
 }

@@ -50,24 +50,54 @@ enum PushRendering {
 
     /// A stored push as a line: its object with `"seq"` added at the end, written straight into the line's buffer
     /// with room for the line feed (every connection of the user renders every push).
+    ///
+    /// One write through the buffer's memory: each of `ByteBuffer`'s own writes checks the buffer's uniqueness and its
+    /// room (some 240 instructions), and a line took seven of them.
     static func line(_ push: StoredPush) -> ByteBuffer {
         var data = push.data
+        var kind = push.kind.rawValue
+        var seq = String(push.seq)
         return data.withUTF8 { object in
-            var line = ByteBufferAllocator().buffer(capacity: object.count + push.kind.rawValue.utf8.count + 32)
-            line.writeStaticString("* ")
-            line.writeString(push.kind.rawValue)
-            line.writeInteger(UInt8(ascii: " "))
-            guard object.last == UInt8(ascii: "}") else {
-                line.writeBytes(object)
-                return line
+            kind.withUTF8 { kind in
+                seq.withUTF8 { seq in
+                    // "* ", the kind, " ", the object without its "}", ",", "\"seq\":", the number, "}"; and the LF.
+                    let room = object.count + kind.count + seq.count + 13
+                    var line = ByteBufferAllocator().buffer(capacity: room)
+                    line.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { buffer in
+                        var out = Output(start: buffer.baseAddress!)
+                        out.append("* ")
+                        out.append(kind)
+                        out.append(" ")
+                        guard object.last == UInt8(ascii: "}") else {
+                            out.append(object)
+                            return out.count
+                        }
+                        let members = UnsafeBufferPointer(rebasing: object.dropLast())
+                        out.append(members)
+                        out.append(members.last == UInt8(ascii: "{") ? "\"seq\":" : ",\"seq\":")
+                        out.append(seq)
+                        out.append("}")
+                        return out.count
+                    }
+                    return line
+                }
             }
-            let members = UnsafeBufferPointer(rebasing: object.dropLast())
-            line.writeBytes(members)
-            if members.last != UInt8(ascii: "{") { line.writeInteger(UInt8(ascii: ",")) }
-            line.writeStaticString("\"seq\":")
-            line.writeString(String(push.seq))
-            line.writeInteger(UInt8(ascii: "}"))
-            return line
+        }
+    }
+
+    /// Bytes written one after the other into room made ahead.
+    private struct Output {
+        let start: UnsafeMutableRawPointer
+        var count = 0
+
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            (start + count).copyMemory(from: base, byteCount: bytes.count)
+            count += bytes.count
+        }
+
+        mutating func append(_ text: StaticString) {
+            text.withUTF8Buffer { append($0) }
         }
     }
 }

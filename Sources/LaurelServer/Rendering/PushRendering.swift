@@ -55,33 +55,29 @@ enum PushRendering {
     /// room (some 240 instructions), and a line took seven of them.
     static func line(_ push: StoredPush) -> ByteBuffer {
         var data = push.data
-        var kind = push.kind.rawValue
-        var seq = String(push.seq)
+        let kind = push.kind.rawValue.utf8
+        let seq = String(push.seq).utf8
         return data.withUTF8 { object in
-            kind.withUTF8 { kind in
-                seq.withUTF8 { seq in
-                    // "* ", the kind, " ", the object without its "}", ",", "\"seq\":", the number, "}"; and the LF.
-                    let room = object.count + kind.count + seq.count + 13
-                    var line = ByteBufferAllocator().buffer(capacity: room)
-                    line.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { buffer in
-                        var out = Output(start: buffer.baseAddress!)
-                        out.append("* ")
-                        out.append(kind)
-                        out.append(" ")
-                        guard object.last == UInt8(ascii: "}") else {
-                            out.append(object)
-                            return out.count
-                        }
-                        let members = UnsafeBufferPointer(rebasing: object.dropLast())
-                        out.append(members)
-                        out.append(members.last == UInt8(ascii: "{") ? "\"seq\":" : ",\"seq\":")
-                        out.append(seq)
-                        out.append("}")
-                        return out.count
-                    }
-                    return line
+            // "* ", the kind, " ", the object without its "}", ",", "\"seq\":", the number, "}"; and the LF.
+            let room = object.count + kind.count + seq.count + 13
+            var line = ByteBufferAllocator().buffer(capacity: room)
+            line.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { buffer in
+                var out = Output(start: buffer.baseAddress!)
+                out.append("* ")
+                out.append(kind)
+                out.append(" ")
+                guard object.last == UInt8(ascii: "}") else {
+                    out.append(object)
+                    return out.count
                 }
+                let members = UnsafeBufferPointer(rebasing: object.dropLast())
+                out.append(members)
+                out.append(members.last == UInt8(ascii: "{") ? "\"seq\":" : ",\"seq\":")
+                out.append(seq)
+                out.append("}")
+                return out.count
             }
+            return line
         }
     }
 
@@ -98,6 +94,14 @@ enum PushRendering {
 
         mutating func append(_ text: StaticString) {
             text.withUTF8Buffer { append($0) }
+        }
+
+        /// A short text (a kind, a number), byte by byte.
+        mutating func append(_ text: String.UTF8View) {
+            for byte in text {
+                start.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+                count += 1
+            }
         }
     }
 }

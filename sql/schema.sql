@@ -201,7 +201,7 @@ CREATE FUNCTION laurel.announce(p_event text, p_user bigint) RETURNS void
     SELECT pg_notify('laurel_events', json_build_object('event', p_event, 'user_id', p_user)::text);
 $$;
 
-CREATE FUNCTION laurel.announce_commits(commits text[]) RETURNS void
+CREATE FUNCTION laurel.announce_commits(commits text[], event text DEFAULT 'committed'::text) RETURNS void
     LANGUAGE plpgsql
     AS $$
 DECLARE
@@ -209,7 +209,7 @@ DECLARE
     element text;
     parsed json;
     chunk text := '';
-    head text := '{"event":"committed","at_us":' || (extract(epoch FROM now()) * 1000000)::bigint || ',"users":';
+    head text := '{"event":"' || event || '","at_us":' || (extract(epoch FROM now()) * 1000000)::bigint || ',"users":';
 BEGIN
     IF coalesce(array_length(commits, 1), 0) = 0 THEN
         RETURN;
@@ -361,7 +361,7 @@ BEGIN
             RETURN NEXT;
         END LOOP;
     END IF;
-    PERFORM laurel.announce_commits(commits);
+    PERFORM laurel.announce_commits(commits, 'written');
 END $$;
 
 CREATE FUNCTION laurel.create_invite(p_user bigint, p_code text, p_now timestamp with time zone, p_expires_at timestamp with time zone, p_max_open integer) RETURNS text

@@ -41,4 +41,19 @@ import Testing
         #expect(PostgresStoreEvents.events(from: #"{"event":"something_else","user_id":5}"#) == nil)
         #expect(PostgresStoreEvents.events(from: "not json") == nil)
     }
+
+    /// The filter reads only the payload's first bytes and the sender: an own write's notification, and no other.
+    @Test func theFilterTellsOwnWritesByPrefixAndSender() {
+        let roster = PostgresBackendRoster()
+        roster.opened(4242)
+        let filter = PostgresNotificationFilter(senders: roster, payloadPrefix: PostgresStoreEvents.ownWritesPrefix)
+        let write = #"{"event":"written","at_us":1,"users":[[1,2,0]]}"#
+        #expect(filter.ignores(PostgresNotification(channel: "laurel_events", payload: write, senderPID: 4242)))
+        #expect(!filter.ignores(PostgresNotification(channel: "laurel_events", payload: write, senderPID: 4243)))
+        let function = #"{"event":"committed","at_us":1,"users":[[1,2,0]]}"#
+        #expect(!filter.ignores(PostgresNotification(channel: "laurel_events", payload: function, senderPID: 4242)))
+        #expect(!filter.ignores(PostgresNotification(channel: "laurel_events", payload: #"{"event":"writ"#, senderPID: 4242)))
+        // Whoever wrote it, every instance reads a write's notification like a function's commit.
+        #expect(PostgresStoreEvents.events(from: write) == [.committed(UserID(1), version: 2, lastSeq: 0)])
+    }
 }

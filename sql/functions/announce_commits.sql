@@ -8,15 +8,20 @@
 -- last_seq reach the user's connections there. Notifications stay below the 8000-byte payload limit: the commits
 -- go in as many as it takes, and a commit whose change alone is too long goes without its change (the sessions
 -- elsewhere then read what it stored).
+-- `event` names who wrote: 'written' for the commits of users' writes (laurel.commit_changes), decided by the sessions
+-- of the instance whose connection sends it, which passes over its own (every other instance reads them as
+-- 'committed'); 'committed' for the functions' commits (accept_invite, store_subscription_push), which every
+-- instance follows, the sender's too.
 DROP FUNCTION IF EXISTS laurel.announce_commits(json[]);
-CREATE OR REPLACE FUNCTION laurel.announce_commits(commits text[]) RETURNS void
+DROP FUNCTION IF EXISTS laurel.announce_commits(text[]);
+CREATE OR REPLACE FUNCTION laurel.announce_commits(commits text[], event text DEFAULT 'committed') RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
     whole text := '[' || array_to_string(commits, ',') || ']';
     element text;
     parsed json;
     chunk text := '';
-    head text := '{"event":"committed","at_us":' || (extract(epoch FROM now()) * 1000000)::bigint || ',"users":';
+    head text := '{"event":"' || event || '","at_us":' || (extract(epoch FROM now()) * 1000000)::bigint || ',"users":';
 BEGIN
     IF coalesce(array_length(commits, 1), 0) = 0 THEN
         RETURN;

@@ -1,7 +1,8 @@
 -- Commits a batch of decided writes of different users (laurel.store_changes) in the caller's transaction: one
 -- round trip and one WAL flush for all. One row per part of `batch`, in order: the outcome of laurel.store_changes,
 -- or 'failed' with `detail`, plus `committed_us`, the transaction's time (the pushes' time). Committed writes are
--- announced to every instance at the end (laurel.announce_commits, delivered on commit).
+-- announced to every instance at the end (laurel.announce_commits, delivered on commit) as 'written': the sending
+-- instance's sessions decided them and keep what they decided, so it passes over its own.
 --
 -- Not isolated (the default), the batch is stored by one call of laurel.store_changes, and anything that raises
 -- fails the whole statement. The caller then runs the batch again isolated: each part stored alone in a block of
@@ -55,5 +56,5 @@ BEGIN
             RETURN NEXT;
         END LOOP;
     END IF;
-    PERFORM laurel.announce_commits(commits);
+    PERFORM laurel.announce_commits(commits, 'written');
 END $$;

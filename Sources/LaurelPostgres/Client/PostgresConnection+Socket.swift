@@ -36,11 +36,15 @@ extension PostgresConnection {
         return PQconsumeInput(raw) == 1 && !isBroken
     }
 
-    /// Notifications read so far, in the order they arrived.
-    func takeNotifications() -> [PostgresNotification] {
+    /// Notifications read so far, in the order they arrived, but those `filter` passes over.
+    func takeNotifications(ignoring filter: PostgresNotificationFilter? = nil) -> [PostgresNotification] {
         LibPQThreadAudit.check()
         var notifications: [PostgresNotification] = []
         while let notify = PQnotifies(raw) {
+            if let filter, filter.ignores(senderPID: notify.pointee.be_pid, payload: notify.pointee.extra) {
+                PQfreemem(notify)
+                continue
+            }
             notifications.append(PostgresNotification(
                 channel: String(cString: notify.pointee.relname),
                 payload: String(cString: notify.pointee.extra),

@@ -41,22 +41,27 @@ public final class PostgresNotificationListener: Sendable {
 
     /// A listener that hands what it hears to `handler`, on the listening thread, in arrival order: all the
     /// notifications one read of the connection brings at once (a stream would cost a hop to another thread for
-    /// each of them, and this listener hears of every commit). The handler must return quickly.
+    /// each of them, and this listener hears of every commit). The handler must return quickly. Notifications
+    /// `filter` passes over are dropped unread.
     public convenience init(
-        configuration: PostgresConfiguration, channels: [String], logger: Logger, handler: @escaping @Sendable ([Event]) -> Void
+        configuration: PostgresConfiguration, channels: [String], ignoring filter: PostgresNotificationFilter? = nil, logger: Logger,
+        handler: @escaping @Sendable ([Event]) -> Void
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
         continuation.finish()
-        self.init(configuration: configuration, channels: channels, logger: logger, stream: stream, continuation: continuation, deliver: handler)
+        self.init(
+            configuration: configuration, channels: channels, filter: filter, logger: logger, stream: stream, continuation: continuation,
+            deliver: handler)
     }
 
     private init(
-        configuration: PostgresConfiguration, channels: [String], logger: Logger, stream: AsyncStream<Event>,
-        continuation: AsyncStream<Event>.Continuation, deliver: @escaping @Sendable ([Event]) -> Void
+        configuration: PostgresConfiguration, channels: [String], filter: PostgresNotificationFilter? = nil, logger: Logger,
+        stream: AsyncStream<Event>, continuation: AsyncStream<Event>.Continuation, deliver: @escaping @Sendable ([Event]) -> Void
     ) {
         self.events = stream
         self.continuation = continuation
-        self.loop = ListenerLoop(configuration: configuration, channels: channels, logger: logger, deliver: deliver, control: ListenerControl())
+        self.loop = ListenerLoop(
+            configuration: configuration, channels: channels, filter: filter, logger: logger, deliver: deliver, control: ListenerControl())
     }
 
     deinit {
@@ -85,6 +90,7 @@ public final class PostgresNotificationListener: Sendable {
 struct ListenerLoop: Sendable {
     let configuration: PostgresConfiguration
     let channels: [String]
+    let filter: PostgresNotificationFilter?
     let logger: Logger
     let deliver: @Sendable ([PostgresNotificationListener.Event]) -> Void
     let control: ListenerControl
@@ -135,7 +141,7 @@ struct ListenerLoop: Sendable {
                 return
             case .readable:
                 let healthy = connection.consumeInput()
-                let notifications = connection.takeNotifications()
+                let notifications = connection.takeNotifications(ignoring: filter)
                 if !notifications.isEmpty { deliver(notifications.map(PostgresNotificationListener.Event.notification)) }
                 if !healthy {
                     connection.logger.warning(

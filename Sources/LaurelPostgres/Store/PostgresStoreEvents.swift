@@ -11,13 +11,17 @@ public enum PostgresStoreEvents {
     /// A listener on the store's channel, and the events it hears: one array for everything one read of its
     /// connection brought (under load, the commits of many users), so that the server's one hop to the task that
     /// follows them is made once for all of them. Start the listener; stop it when done.
-    /// `ownBackends` are the backends of this process's own commits (its pool's): their notifications are read for
-    /// where the users stand only.
+    /// `ownBackends` are the backends of this process's own commits (its pool's). Their `written` notifications (the
+    /// commits of users' writes, which this process's sessions decided and keep) are passed over unread: the sessions
+    /// hold what they announce, and the writes deliver their own pushes. (A write whose commit failed without telling
+    /// whether it was stored asks the store instead.) Their `committed` ones (the functions' commits: an accepted
+    /// invite, a subscription push) are read for where the users stand.
     public static func listen(
         configuration: PostgresConfiguration, ownBackends: PostgresBackendRoster? = nil, logger: Logger
     ) -> (listener: PostgresNotificationListener, events: AsyncStream<[StoreEvent]>) {
         let (events, continuation) = AsyncStream.makeStream(of: [StoreEvent].self)
-        let listener = PostgresNotificationListener(configuration: configuration, channels: [channel], logger: logger) { heard in
+        let ownWrites = ownBackends.map { PostgresNotificationFilter(senders: $0, payloadPrefix: ownWritesPrefix) }
+        let listener = PostgresNotificationListener(configuration: configuration, channels: [channel], ignoring: ownWrites, logger: logger) { heard in
             var batch: [StoreEvent] = []
             for event in heard {
                 switch event {
@@ -39,13 +43,16 @@ public enum PostgresStoreEvents {
         return (listener, events)
     }
 
+    /// How a notification of users' writes begins (`laurel.commit_changes`, by way of `laurel.announce_commits`).
+    static let ownWritesPrefix = #"{"event":"written","#
+
     /// The events of one notification; nil when it is not one this server knows. Of a notification of this process's
     /// own commits (`ownCommits`) only where its users stand is read, not what they announce.
     static func events(from payload: String, ownCommits: Bool = false) -> [StoreEvent]? {
         if ownCommits, let standings = CommittedStandings.read(payload) { return standings }
         guard case .object(let object)? = try? JSONParser.parse(payload), case .string(let name)? = object["event"] else { return nil }
         switch name {
-        case "committed":
+        case "committed", "written":
             // Many users to a notification: {"at_us": ..., "users": [[user_id, version, last_seq], ...]}, and for a
             // write that announced its change or its pushes [user_id, version, last_seq, fact_seq, announcement].
             guard case .array(let commits)? = object["users"] else { return nil }

@@ -32,6 +32,8 @@ public final class ServerMetrics: Sendable {
     let requestsDropped: CoreMetrics.Counter
     /// Times the store's events (re)started and the connected users were compared with the store.
     let storeEventResumes: CoreMetrics.Counter
+    /// Commits that failed without telling whether they were stored (the user was then compared with the store).
+    private let commitsInDoubt: CoreMetrics.Counter
     /// Writes committed at the session's version, and under the user's lock (after commits that kept finding the
     /// version moved on).
     private let writesAtSessionVersion: CoreMetrics.Counter
@@ -82,6 +84,7 @@ public final class ServerMetrics: Sendable {
         slowConsumers = counter("laurel_slow_consumer_disconnects_total")
         requestsDropped = counter("laurel_requests_dropped_total")
         storeEventResumes = counter("laurel_store_event_resumes_total")
+        commitsInDoubt = counter("laurel_commits_in_doubt_total")
         writesAtSessionVersion = counter("laurel_writes_total", [("route", "session_version")])
         writesUnderLock = counter("laurel_writes_total", [("route", "user_lock")])
         staleCommits = counter("laurel_stale_commits_total")
@@ -134,6 +137,10 @@ public final class ServerMetrics: Sendable {
     /// A commit found the user's version moved on.
     func countStaleCommit() {
         staleCommits.increment()
+    }
+
+    func countCommitInDoubt() {
+        commitsInDoubt.increment()
     }
 
     /// The kinds of piece a decision may read (``ProgressPiece``).

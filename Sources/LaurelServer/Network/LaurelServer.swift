@@ -16,7 +16,6 @@ import Synchronization
 /// lets every connection answer what it has received, says `BYE` and returns.
 public final class LaurelServer: Service, Sendable {
     private let services: ServerResources
-    private let storedPushes: StoredPushDelivery
     private let storeEvents: AsyncStream<[StoreEvent]>
     private let onListening: @Sendable (SocketAddress) -> Void
     private let onWebSocketListening: @Sendable (SocketAddress) -> Void
@@ -30,7 +29,6 @@ public final class LaurelServer: Service, Sendable {
         onWebSocketListening: @escaping @Sendable (SocketAddress) -> Void = { _ in }
     ) {
         self.services = ServerResources(configuration: configuration, store: store, catalog: catalog, metrics: metrics, logger: logger)
-        self.storedPushes = StoredPushDelivery(registry: services.registry, store: store)
         self.storeEvents = storeEvents
         self.onListening = onListening
         self.onWebSocketListening = onWebSocketListening
@@ -165,7 +163,7 @@ public final class LaurelServer: Service, Sendable {
             }
             // Only a write that stored pushes can leave connections here behind (most LOGs store none).
             guard session.progress.noteCommitted(version: version, lastSeq: lastSeq) else { return }
-            storedPushes.announce(user, through: lastSeq, pushes: pushes)
+            services.pushDelivery.announce(user, through: lastSeq, pushes: pushes)
         case .resumed:
             services.metrics.storeEventResumes.increment()
             services.boards.readEverythingAgain()
@@ -234,28 +232,13 @@ public final class LaurelServer: Service, Sendable {
     }
 
     /// After the store's events were interrupted, does for every connected user what the events missed would have
-    /// done: a session learns its user's newest version, connections get the pushes stored meanwhile, and the
-    /// connections of a deleted user are closed. (Revoked tokens are not seen here: a revocation names no
+    /// done (``ServerResources/compareWithStore(_:)``). (Revoked tokens are not seen here: a revocation names no
     /// connection, and the next AUTH with such a token fails.)
     private func compareConnectedUsersWithStore() async {
         let users = services.registry.connectedUsers
         guard !users.isEmpty else { return }
-        let marks: [UserID: UserMarks]
-        do {
-            marks = try await services.store.marks(of: users)
-        } catch {
-            // The database is unreachable again: the listener reconnects once more, and this runs again then.
-            services.logger.warning("could not compare connected users with the database", metadata: ["error": "\(error)"])
-            return
-        }
-        for user in users {
-            guard let mark = marks[user] else {
-                await services.registry.closeConnections(of: user, reason: "account_deleted")
-                continue
-            }
-            services.registry.session(of: user)?.progress.noteCommitted(version: mark.version, lastSeq: mark.lastSeq)
-            storedPushes.announce(user, through: mark.lastSeq)
-        }
+        // The database unreachable again, the listener reconnects once more, and this runs again then.
+        await services.compareWithStore(users)
     }
 }
 

@@ -84,7 +84,7 @@ struct WriteRoute {
                         guard announces else { return nil }
                         return AnnouncedChange(writes: decision.writes, decidedAt: decision.decidedAt, progress: decision.progress, latestScores: scores)
                     })
-                switch try await access.commit(commit) {
+                switch try await commitOrCompare(commit, via: access) {
                 case .committed(let version, let lastSeq, let factSeq, let pushes):
                     keep(decision, after: held, scores: commit.scoreRows, version: version, lastSeq: lastSeq, factSeq: factSeq)
                     return Performed(decision: consume decision, stored: true, pushes: pushes, answer: rendered)
@@ -103,6 +103,20 @@ struct WriteRoute {
                     }
                 }
             }
+        }
+    }
+
+    /// Commits `commit`. A commit that fails may have been stored all the same (the connection broke after the
+    /// database had it), and this instance passes over its own writes' announcements: the store is asked where the
+    /// user stands, in the background, as an announcement would have told (``ServerResources/compareWithStore(_:)``).
+    private func commitOrCompare(_ commit: UserCommit, via access: any UserAccess) async throws -> CommitOutcome {
+        do {
+            return try await access.commit(commit)
+        } catch {
+            let services = context.services, user = context.user.id
+            services.metrics.countCommitInDoubt()
+            Task { await services.compareWithStore([user]) }
+            throw error
         }
     }
 

@@ -21,6 +21,8 @@ final class ServerResources: Sendable {
     let rarity = RarityTable()
     /// The board keys this instance ranks in memory.
     let boards: LoadedBoards
+    /// Brings pushes stored elsewhere to the users' connections here.
+    let pushDelivery: StoredPushDelivery
 
     init(configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog, metrics: ServerMetrics, logger: Logger) {
         self.metrics = metrics
@@ -31,6 +33,7 @@ final class ServerResources: Sendable {
             standingsRefresh: configuration.weekRankingRefresh.inSeconds)
         self.registry = SessionRegistry(metrics: metrics)
         self.boards = LoadedBoards(store: store, maxKeys: configuration.maxHeldBoards, logger: logger)
+        self.pushDelivery = StoredPushDelivery(registry: registry, store: store)
         self.logger = logger
     }
 

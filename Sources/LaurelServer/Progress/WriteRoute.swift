@@ -28,7 +28,9 @@ struct WriteRoute {
 
     /// Decides and commits `change`, decided at `now`.
     /// - Parameter answer: renders the verb's answer from the decision, before the commit (a new fact keeps it).
-    func perform(_ change: UserChange, now: Date, answer: @escaping @Sendable (Decision) -> String? = { _ in nil }) async throws -> Performed {
+    func perform(
+        _ change: UserChange, now: Date, answer: @escaping @Sendable (Decision, _ pushes: [PushDraft]) -> String? = { _, _ in nil }
+    ) async throws -> Performed {
         let store = context.store
         for _ in 1...Self.attemptsBeforeLock {
             if let performed = try await attempt(change, now: now, answer: answer, via: store.access(to: context.user.id), verified: false) {
@@ -52,7 +54,7 @@ struct WriteRoute {
     /// - Parameter verified: the progress held is checked against the store before deciding (under the lock, where
     ///   that is the last chance to see a write that has not been announced yet).
     private func attempt(
-        _ change: UserChange, now: Date, answer: @Sendable (Decision) -> String?, via access: any UserAccess, verified: Bool
+        _ change: UserChange, now: Date, answer: @Sendable (Decision, _ pushes: [PushDraft]) -> String?, via access: any UserAccess, verified: Bool
     ) async throws -> Performed? {
         let evaluator = ProgressEvaluator(rules: context.services.rules, user: context.user.id)
         var pieces = LoadedPieces()
@@ -69,13 +71,15 @@ struct WriteRoute {
             case .refused(let refusal):
                 throw ProtocolError(refusal)
             case .decided(let decision):
-                let rendered = answer(decision)
+                // The pushes before the answer: an answer shows the unlocks their UNLOCK pushes carry, written once.
+                let pushes = PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity)
+                let rendered = answer(decision, pushes)
                 guard !decision.writes.isEmpty else { return Performed(decision: consume decision, stored: false, pushes: [], answer: rendered) }
                 let announces = context.session.progress.beginCommit(from: held.version)
                 defer { context.session.progress.endCommit() }
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
-                    pushes: PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity), answer: rendered,
+                    pushes: pushes, answer: rendered,
                     snapshot: decision.writes.rebuilt ? ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil,
                     scoresBefore: held.latestScores,
                     // A user another instance writes too: that instance adds what this write changes instead of

@@ -2,20 +2,22 @@ import Foundation
 import LaurelCore
 import LaurelJSON
 import LaurelProtocol
+import LaurelStore
 
 /// The answer LOG, LESSON.DONE and EVENT share: `{"log": FACT, "duplicate", "unlocked", "xp", "level", "streak"}`.
 /// It is kept with the fact, so a retry with the same id gets the first answer back, marked as a duplicate.
 enum FactAnswer {
-    /// The answer to a decided fact: a new one's, or a retry's first answer.
-    static func text(for decision: Decision, rules: Rulebook, rarity: RarityTable) -> String? {
+    /// The answer to a decided fact: a new one's, or a retry's first answer. `pushes` are the decision's
+    /// (``PushRendering/drafts(for:rules:rarity:)``): its UNLOCK pushes carry the very objects `unlocked` lists.
+    static func text(for decision: Decision, pushes: [PushDraft]) -> String? {
         switch decision.outcome {
-        case .recorded(let fact): return new(fact, decision: decision, rarity: rarity).text
+        case .recorded(let fact): return new(fact, decision: decision, pushes: pushes).text
         case .replayed(let first): return replay(first)
         default: return nil
         }
     }
 
-    private static func new(_ fact: NewFact, decision: Decision, rarity: RarityTable) -> JSONWriter {
+    private static func new(_ fact: NewFact, decision: Decision, pushes: [PushDraft]) -> JSONWriter {
         var json = JSONWriter(capacity: 320)
         json.beginObject()
         json.key("log")
@@ -23,10 +25,8 @@ enum FactAnswer {
         json.field("duplicate", false)
         json.key("unlocked")
         json.beginArray()
-        let measures = decision.events.contains { if case .unlocked = $0 { true } else { false } } ? decision.progress.measures(at: decision.decidedAt) : nil
-        for case .unlocked(let id) in decision.events {
-            AchievementView.one(id, of: decision.progress, at: decision.decidedAt, measures: measures)?.write(into: &json, rarity: rarity)
-        }
+        // The decision's unlocks, in its events' order, as their pushes show them (written once for both).
+        for push in pushes where push.kind == .unlock { json.raw(push.data) }
         json.endArray()
         json.field("xp", decision.progress.figures.xp)
         json.field("level", decision.progress.figures.level)

@@ -56,7 +56,9 @@ struct RequestContext: Sendable {
 
     /// Decides and commits a write of the user (``WriteRoute``). The caller holds the user's turn: every verb the
     /// ``VerbTable`` marks as writing does.
-    func write(_ change: UserChange, now: Date, answer: @escaping @Sendable (Decision) -> String? = { _ in nil }) async throws -> WriteRoute.Performed {
+    func write(
+        _ change: UserChange, now: Date, answer: @escaping @Sendable (Decision, _ pushes: [PushDraft]) -> String? = { _, _ in nil }
+    ) async throws -> WriteRoute.Performed {
         try await WriteRoute(context: self).perform(change, now: now, answer: answer)
     }
 

@@ -36,7 +36,8 @@ struct JSONOutputBytes: JSONByteSink {
     private(set) var count = 0
 
     init(capacity: Int) {
-        storage = [UInt8](repeating: 0, count: Swift.max(capacity, 64))
+        // Room, not zeros: the bytes after `count` are never read.
+        storage = [UInt8](unsafeUninitializedCapacity: Swift.max(capacity, 64)) { _, initialized in initialized = Swift.max(capacity, 64) }
     }
 
     /// Bytes already written by someone else (their first `count`), to be written on from there.

@@ -48,6 +48,8 @@ public final class ServerMetrics: Sendable {
     private let piecesLoaded: [String: CoreMetrics.Counter]
     /// Reads of stored pushes a user's connections here had not had when their announcement came.
     let pushCatchUpReads: CoreMetrics.Counter
+    /// Users whose connections here were caught up on pushes stored elsewhere (announced, or found after a reconnect).
+    let pushCatchUps: CoreMetrics.Counter
     /// Made once for every verb and error code there is, so that counting a request takes no lock.
     private let byVerb: [String: VerbMetrics]
     private let byErrorCode: [String: CoreMetrics.Counter]
@@ -96,6 +98,7 @@ public final class ServerMetrics: Sendable {
             (kind.rawValue, counter("laurel_pieces_loaded_total", [("piece", kind.rawValue)]))
         })
         pushCatchUpReads = counter("laurel_push_catch_up_reads_total")
+        pushCatchUps = counter("laurel_push_catch_ups_total")
         byVerb = Dictionary(uniqueKeysWithValues: VerbTable.routes.map { route in
             (route.verb, VerbMetrics(
                 requests: counter("laurel_requests_total", [("verb", route.verb)]),

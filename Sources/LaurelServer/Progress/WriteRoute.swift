@@ -143,6 +143,10 @@ struct WriteRoute {
             shared: decision.shared, position: position, snapshotVersion: decision.writes.rebuilt ? version : held.snapshotVersion,
             latestScores: held.latestScores.after(scores))
         context.session.progress.keep(next)
+        // What the commit's own announcement told the session before this instance passed over its own writes': the
+        // newest version and push seq, so that another instance's later write without pushes is not taken for
+        // pushes this instance has yet to deliver.
+        context.session.progress.noteCommitted(version: version, lastSeq: lastSeq)
         context.services.boards.committed(context.user.id, version: version, decision: decision)
         // The interval first: making the snapshot copies the running state.
         if version - next.snapshotVersion >= SessionProgress.snapshotInterval, let snapshot = next.snapshot {

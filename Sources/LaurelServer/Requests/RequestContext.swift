@@ -33,7 +33,7 @@ final class ServerResources: Sendable {
             standingsRefresh: configuration.weekRankingRefresh.inSeconds)
         self.registry = SessionRegistry(metrics: metrics)
         self.boards = LoadedBoards(store: store, maxKeys: configuration.maxHeldBoards, logger: logger)
-        self.pushDelivery = StoredPushDelivery(registry: registry, store: store)
+        self.pushDelivery = StoredPushDelivery(registry: registry, store: store, metrics: metrics)
         self.logger = logger
     }
 

@@ -1,3 +1,4 @@
+import CoreMetrics
 import LaurelCore
 import LaurelStore
 import Synchronization
@@ -23,10 +24,12 @@ final class StoredPushDelivery: Sendable {
     private let announced = Mutex<[UserID: Announced]>([:])
     private let registry: SessionRegistry
     private let store: any LaurelStore
+    private let metrics: ServerMetrics
 
-    init(registry: SessionRegistry, store: any LaurelStore) {
+    init(registry: SessionRegistry, store: any LaurelStore, metrics: ServerMetrics) {
         self.registry = registry
         self.store = store
+        self.metrics = metrics
     }
 
     /// Pushes up to `seq` are stored for `user` (`pushes` of them came with the announcement): the user's connections
@@ -45,6 +48,7 @@ final class StoredPushDelivery: Sendable {
             return true
         }
         guard starts else { return }
+        metrics.pushCatchUps.increment()
         Task { await self.catchUp(user, through: seq) }
     }
 

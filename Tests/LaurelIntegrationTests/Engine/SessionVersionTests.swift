@@ -213,6 +213,25 @@ import Testing
         }
     }
 
+    /// An instance that stored a user's pushes itself knows it has delivered them: another instance's later write that
+    /// stores none (its announcement names the same last push seq) starts no catch-up of pushes there.
+    @Test func aWriteElsewhereWithoutPushesStartsNoCatchUpWhereThePushesWereStored() async throws {
+        let user = try await LaurelTestDatabase.createUser("no-catch-up")
+        try await Self.onTwoInstances(user) { first, here, second, there in
+            let catchUps = first.counter(Self.pushCatchUps)
+            Engine.ok(try await here.request("LOG", Engine.log("pushups", amount: 10, id: "n1")))
+            #expect(try await there.push("UNLOCK").object["id"]?.stringValue == "first_exercise")
+            // The second LOG of the day on the other instance: no unlock, no level, no streak news.
+            let second = Engine.ok(try await there.request("LOG", Engine.log("pushups", amount: 1, id: "n2")))
+            #expect(Engine.ids(second["unlocked"]).isEmpty)
+            let heard = try await Eventually.holds {
+                Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 2
+            }
+            #expect(heard)
+            #expect(first.counter(Self.pushCatchUps) == catchUps)
+        }
+    }
+
     /// Runs `body` with two instances sharing the database and one authenticated connection of `user` on each,
     /// both past the evaluation each AUTH runs after its answer (a request answered after it is behind it).
     static func onTwoInstances(
@@ -236,6 +255,7 @@ import Testing
     static let atSessionVersion = "laurel_writes_total{route=\"session_version\"}"
     static let underLock = "laurel_writes_total{route=\"user_lock\"}"
     static let announcedAdded = "laurel_announced_changes_added_total"
+    static let pushCatchUps = "laurel_push_catch_ups_total"
     static let stale = "laurel_stale_commits_total"
     static let pushReads = "laurel_push_catch_up_reads_total"
 }

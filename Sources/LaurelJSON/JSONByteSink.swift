@@ -37,7 +37,8 @@ struct JSONOutputBytes: JSONByteSink {
 
     init(capacity: Int) {
         // Room, not zeros: the bytes after `count` are never read.
-        storage = [UInt8](unsafeUninitializedCapacity: Swift.max(capacity, 64)) { _, initialized in initialized = Swift.max(capacity, 64) }
+        let room = Swift.max(capacity, 64)
+        storage = [UInt8](unsafeUninitializedCapacity: room) { _, initialized in initialized = room }
     }
 
     /// Bytes already written by someone else (their first `count`), to be written on from there.

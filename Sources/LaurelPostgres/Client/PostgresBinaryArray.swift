@@ -32,7 +32,8 @@ struct PostgresBinaryArray {
     init(elementType: UInt32, capacity: Int) {
         // Room, not zeros: every byte up to `count` is written before it is read, and the rest is cut off by `finish`
         // (zeroing a batch's 1,536 bytes a part was some 1,500 instructions a LOG).
-        storage = [UInt8](unsafeUninitializedCapacity: Swift.max(capacity, 64)) { _, initialized in initialized = Swift.max(capacity, 64) }
+        let room = Swift.max(capacity, 64)
+        storage = [UInt8](unsafeUninitializedCapacity: room) { _, initialized in initialized = room }
         write(upTo: 20) { start in
             Self.store(Int32(1), at: start)  // dimensions
             Self.store(Int32(0), at: start + 4)  // no NULL elements

@@ -10,13 +10,11 @@ import Darwin
 /// begins with `payloadPrefix`. They are told apart on the bytes libpq hands over, before anything is made of them: a
 /// process that hears every commit of its own pays for none of those it has no use for.
 public struct PostgresNotificationFilter: Sendable {
-    public let senders: PostgresBackendRoster
-    public let payloadPrefix: String
+    private let senders: PostgresBackendRoster
     private let prefixBytes: [CChar]
 
     public init(senders: PostgresBackendRoster, payloadPrefix: String) {
         self.senders = senders
-        self.payloadPrefix = payloadPrefix
         self.prefixBytes = payloadPrefix.utf8.map { CChar(bitPattern: $0) }
     }
 
@@ -27,8 +25,8 @@ public struct PostgresNotificationFilter: Sendable {
         return senders.contains(senderPID)
     }
 
-    /// The same for a notification already read (tests, and listeners handed strings).
-    public func ignores(_ notification: PostgresNotification) -> Bool {
+    /// The same for a notification already read.
+    func ignores(_ notification: PostgresNotification) -> Bool {
         notification.payload.withCString { ignores(senderPID: notification.senderPID, payload: $0) }
     }
 }

@@ -237,7 +237,7 @@ public final class LaurelServer: Service, Sendable {
     private func compareConnectedUsersWithStore() async {
         let users = services.registry.connectedUsers
         guard !users.isEmpty else { return }
-        // The database unreachable again, the listener reconnects once more, and this runs again then.
+        // When the database cannot be reached for it, the listener reconnects once more and this runs again then.
         await services.compareWithStore(users)
     }
 }

@@ -127,10 +127,10 @@ struct ChangeDecider {
         let before = progress.figures
         let streak = progress.accumulator.streak(today: today, settings: progress.settingsHistory)
         let weekly = progress.accumulator.weeklyGoalStreak(today: today, settings: progress.settingsHistory)
-        var measures = progress.accumulator.measures
-        measures.topPercentMet = progress.topPercentMet
-        measures.longestWeeklyStreak = weekly.longest
-        measures.longestReminderStreak = progress.accumulator.reminderStreak(now: now, settings: progress.settingsHistory).longest
+        let measures = LiveMeasures(
+            accumulator: progress.accumulator, longestWeeklyStreak: weekly.longest,
+            longestReminderStreak: progress.accumulator.reminderStreak(now: now, settings: progress.settingsHistory).longest,
+            topPercentMet: progress.topPercentMet)
         var unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
         var outcome = AchievementEvaluator.evaluate(
             definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,

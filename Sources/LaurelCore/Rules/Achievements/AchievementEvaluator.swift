@@ -29,7 +29,7 @@ public enum AchievementEvaluator {
     ///     measures the higher of this and the level the XP gives.
     public static func evaluate(
         definitions: [AchievementDefinition],
-        measures: ProgressMeasures,
+        measures: some RuleMeasures,
         alreadyUnlocked: Set<String>,
         challengeXP: Int = 0,
         highestLevelReached: Int = 1
@@ -46,7 +46,7 @@ public enum AchievementEvaluator {
     ///   - unlocksWorthXP: how many unlocks are worth XP (`unlocksWorthXP`), those of `definitions` included.
     public static func evaluate(
         definitions: [AchievementDefinition],
-        measures: ProgressMeasures,
+        measures: some RuleMeasures,
         unlocked: [Bool],
         unlocksWorthXP: Int,
         challengeXP: Int = 0,

@@ -1,5 +1,5 @@
 /// What an achievement measures: one of the rule kinds of the rules (built-in catalogs and templates are
-/// made of these). The measure itself comes from `ProgressMeasures.measure(of:level:)`.
+/// made of these). The measure itself comes from `RuleMeasures.measure(of:level:)`.
 public enum AchievementRule: Hashable, Sendable, Codable {
     /// Live logs of all activities (lessons and events excluded).
     case totalLogs

@@ -61,36 +61,13 @@ public struct ProgressMeasures: Hashable, Sendable, Codable {
             unlockedAchievements: 0, challengeXP: 0
         )
     }
+}
 
-    /// The rule's measure. Measures are never above what the rule allows (0 or 1 for an hour rule, the set's
-    /// size for `distinct_activities`); capping at the target is only for display.
-    /// - Parameters:
-    ///   - rule: the rule.
-    ///   - level: the level reached, for the `level` rule.
-    @inline(__always)
-    public func measure(of rule: AchievementRule, level: Int) -> Int {
-        switch rule {
-        case .totalLogs: totalLogs
-        case .activityTotal(let activity): activities[activity]?.total ?? 0
-        case .streak: longestStreak
-        case .weeklyStreak: longestWeeklyStreak
-        case .reminderStreak: longestReminderStreak
-        case .activityStreak(let activity): activities[activity]?.longestStreak ?? 0
-        case .bestDay(let activity): activities[activity]?.bestDay ?? 0
-        case .bestWeek(let activity): activities[activity]?.bestWeek ?? 0
-        case .monthTotal(let activity, let month): LocalDay.monthNumber(of: month).flatMap { activities[activity]?.months[$0] } ?? 0
-        case .comboDays(let parts): comboDays[parts] ?? 0
-        case .speed(let activity, let minutes): speeds[SpeedWindow(activity: activity, minutes: minutes)] ?? 0
-        case .dayVariety: dayVariety
-        case .distinctActivities(let set): set.count(where: { (activities[$0]?.logs ?? 0) > 0 })
-        case .logsBefore(let hour): (earliestLocalHour.map { $0 < hour } ?? false) ? 1 : 0
-        case .logsAfter(let hour): (latestLocalHour.map { $0 >= hour } ?? false) ? 1 : 0
-        case .perfectWeeks: perfectWeeks
-        case .busiestDay: busiestDay
-        case .lessons(let category): category.map { lessonsByCategory[$0] ?? 0 } ?? completedLessons
-        case .events(let name): events[name] ?? 0
-        case .level: level
-        case .topPercent(let goal): topPercentMet.contains(goal) ? 1 : 0
-        }
-    }
+extension ProgressMeasures: RuleMeasures {
+    public func activity(_ id: String) -> ActivityMeasures? { activities[id] }
+    public func speed(_ window: SpeedWindow) -> Int { speeds[window] ?? 0 }
+    public func comboDays(_ parts: [ComboPart]) -> Int { comboDays[parts] ?? 0 }
+    public func lessons(in category: String) -> Int { lessonsByCategory[category] ?? 0 }
+    public func events(named name: String) -> Int { events[name] ?? 0 }
+    public func meets(_ goal: TopPercentGoal) -> Bool { topPercentMet.contains(goal) }
 }

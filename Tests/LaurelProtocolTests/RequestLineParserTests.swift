@@ -91,6 +91,17 @@ import Testing
     @Test func everyVerbIsRecognisedCaseInsensitively() throws {
         for verb in argumentTypes.keys {
             #expect(try parse("t \(verb.lowercased())").get().verb == verb)
+            #expect(try parse("t \(verb)").get().verb == verb)
+            // Every other letter in lower case.
+            let mixed = String(verb.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.lowercased()) : $0.element })
+            #expect(try parse("t \(mixed)").get().verb == verb)
+        }
+    }
+
+    @Test func aVerbOneLetterOffOrLongerIsUnknown() throws {
+        for sent in ["LOF", "LO", "LOGG", "L0G", "LOG.", "lOG.DELETES", "PINGS", "ACCOUNT.DELETE2"] {
+            #expect(failure("t \(sent)")?.error.code == .unknownVerb, "\(sent)")
+            #expect(failure("t \(sent)")?.error.details["verb"] == .string(sent))
         }
     }
 

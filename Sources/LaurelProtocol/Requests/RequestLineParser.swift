@@ -20,9 +20,18 @@ public struct RequestLineParser: Sendable {
 
     /// The verbs answered, in upper case.
     public let knownVerbs: Set<String>
+    /// The same verbs by their length in bytes, as their bytes and their name: a verb sent (ASCII letters, digits and
+    /// dots, ``verbEnd(in:afterTagEndingAt:)``) is found by comparing bytes, without a string made of it, upper-cased
+    /// and hashed first.
+    private let verbsByLength: [[(bytes: [UInt8], name: String)]]
 
     public init(knownVerbs: Set<String>) {
         self.knownVerbs = knownVerbs
+        var byLength = [[(bytes: [UInt8], name: String)]](repeating: [], count: Self.maximumVerbLength + 1)
+        for verb in knownVerbs.sorted() where verb.utf8.count <= Self.maximumVerbLength {
+            byLength[verb.utf8.count].append((Array(verb.utf8), verb))
+        }
+        verbsByLength = byLength
     }
 
     /// Splits a line (without its line ending) into tag, verb and argument.
@@ -49,11 +58,9 @@ public struct RequestLineParser: Sendable {
         guard let verbEnd = Self.verbEnd(in: bytes, afterTagEndingAt: tagEnd) else {
             return failure(.badRequest("missing or malformed verb"))
         }
-        let verbBytes = bytes[(tagEnd + 1)..<verbEnd]
-        let verbAsSent = String(decoding: UnsafeBufferPointer(rebasing: verbBytes), as: UTF8.self)
-        let verb = verbAsSent.uppercased()
-        guard knownVerbs.contains(verb) else {
-            return failure(.unknownVerb(verbAsSent))
+        let verbBytes = UnsafeBufferPointer(rebasing: bytes[(tagEnd + 1)..<verbEnd])
+        guard let verb = knownVerb(sentAs: verbBytes) else {
+            return failure(.unknownVerb(String(decoding: verbBytes, as: UTF8.self)))
         }
 
         guard verbEnd < bytes.count else {
@@ -74,6 +81,20 @@ public struct RequestLineParser: Sendable {
         } catch {
             return failure(.badRequest("the argument is not valid JSON: \(error.reason) at byte \(verbEnd + 1 + error.offset)"))
         }
+    }
+
+    /// The known verb `sent` spells, letters in either case.
+    private func knownVerb(sentAs sent: UnsafeBufferPointer<UInt8>) -> String? {
+        guard sent.count < verbsByLength.count else { return nil }
+        candidates: for candidate in verbsByLength[sent.count] {
+            for index in sent.indices {
+                let byte = sent[index]
+                let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+                guard upper == candidate.bytes[index] else { continue candidates }
+            }
+            return candidate.name
+        }
+        return nil
     }
 
     /// The verb of `line`, in upper case, when its tag and verb are well formed (the argument unread): a look at a

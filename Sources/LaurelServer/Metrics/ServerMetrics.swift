@@ -51,7 +51,8 @@ public final class ServerMetrics: Sendable {
     /// Users whose connections here were caught up on pushes stored elsewhere (announced, or found after a reconnect).
     let pushCatchUps: CoreMetrics.Counter
     /// Made once for every verb and error code there is, so that counting a request takes no lock.
-    private let byVerb: [String: VerbMetrics]
+    /// In the order of ``VerbTable/routes``.
+    private let byVerb: [VerbMetrics]
     private let byErrorCode: [String: CoreMetrics.Counter]
 
     /// What is counted of one verb.
@@ -99,11 +100,11 @@ public final class ServerMetrics: Sendable {
         })
         pushCatchUpReads = counter("laurel_push_catch_up_reads_total")
         pushCatchUps = counter("laurel_push_catch_ups_total")
-        byVerb = Dictionary(uniqueKeysWithValues: VerbTable.routes.map { route in
-            (route.verb, VerbMetrics(
+        byVerb = VerbTable.routes.map { route in
+            VerbMetrics(
                 requests: counter("laurel_requests_total", [("verb", route.verb)]),
-                latency: CoreMetrics.Timer(label: "laurel_request_duration_seconds", dimensions: [("verb", route.verb)], factory: factory)))
-        })
+                latency: CoreMetrics.Timer(label: "laurel_request_duration_seconds", dimensions: [("verb", route.verb)], factory: factory))
+        }
         byErrorCode = Dictionary(uniqueKeysWithValues: ErrorCode.allCases.map { code in
             (code.rawValue, counter("laurel_errors_total", [("code", code.rawValue)]))
         })
@@ -121,9 +122,9 @@ public final class ServerMetrics: Sendable {
         connectionsOpenGauge.record(openConnections.wrappingSubtract(1, ordering: .relaxed).newValue)
     }
 
-    /// Counts a request of `verb` and how long it took to answer (from reading it to writing the answer).
-    func countRequest(verb: String, took duration: Duration) {
-        guard let metrics = byVerb[verb] else { return }
+    /// Counts a request of the route's verb and how long it took to answer (from reading it to writing the answer).
+    func countRequest(_ route: VerbRoute, took duration: Duration) {
+        let metrics = byVerb[route.place]
         metrics.requests.increment()
         metrics.latency.record(duration: duration)
     }

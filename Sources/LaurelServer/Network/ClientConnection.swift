@@ -120,7 +120,7 @@ struct ClientConnection {
         // The latency of a verb: from reading the request to handing its answer to the connection.
         let started = ContinuousClock.now
         let metrics = services.metrics
-        func answered() { metrics.countRequest(verb: line.verb, took: .now - started) }
+        func answered() { metrics.countRequest(route, took: .now - started) }
         if let wait = state.spendRequest(at: started) {
             let refusal = ProtocolError.rateLimited(retryAfterMs: wait, message: "too many requests on this connection")
             metrics.countError(code: refusal.code)

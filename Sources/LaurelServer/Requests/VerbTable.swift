@@ -5,7 +5,10 @@ import LaurelProtocol
 /// A row names the verb's argument type (checked before anything runs), whether the verb reads or writes (writes
 /// run in the user's turn), and the handler; ``VerbRoute`` applies all of it.
 enum VerbTable {
-    static let routes: [VerbRoute] = [
+    /// The rows, each knowing its place among them (``VerbRoute/place``).
+    static let routes: [VerbRoute] = rows.enumerated().map { place, route in route.placed(at: place) }
+
+    private static let rows: [VerbRoute] = [
         .connection("AUTH", AuthRequest.self, .writes, ConnectionRequests.authenticate),
         .connection("PING", NoArguments.self, .reads, ConnectionRequests.ping),
         .connection("QUIT", NoArguments.self, .reads, ConnectionRequests.quit),

@@ -22,6 +22,14 @@ import Testing
         #expect(VerbTable.parser.knownVerbs == Self.protocolVerbs)
     }
 
+    /// What is kept for each verb (its metrics) is found by the row's place.
+    @Test func everyRowKnowsItsPlace() {
+        for (place, route) in VerbTable.routes.enumerated() {
+            #expect(route.place == place)
+            #expect(VerbTable.byVerb[route.verb]?.place == place)
+        }
+    }
+
     @Test func onlyAuthPingAndQuitWorkBeforeAuthentication() {
         #expect(Set(VerbTable.routes.filter { $0.access == .anyone }.map(\.verb)) == ["AUTH", "PING", "QUIT"])
     }

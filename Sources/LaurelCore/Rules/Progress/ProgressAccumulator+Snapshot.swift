@@ -151,12 +151,21 @@ extension ProgressAccumulator {
     /// A week-keyed table as `[year, week, value, ...]`.
     static func write(_ weeks: [ISOWeek: Int], into json: inout JSONWriter) {
         json.beginArray()
-        for (week, value) in weeks {
-            json.int(week.year)
-            json.int(week.week)
-            json.int(value)
-        }
+        for (week, value) in weeks { write(week, value, into: &json) }
         json.endArray()
+    }
+
+    /// The same for a week table: `[year, week, value, ...]`.
+    static func write(_ weeks: WeekTable<Int>, into json: inout JSONWriter) {
+        json.beginArray()
+        weeks.forEach { week, value in write(week, value, into: &json) }
+        json.endArray()
+    }
+
+    private static func write(_ week: ISOWeek, _ value: Int, into json: inout JSONWriter) {
+        json.int(week.year)
+        json.int(week.week)
+        json.int(value)
     }
 
     static func weeks(_ value: JSONValue) throws(SnapshotFields.Malformed) -> [ISOWeek: Int] {

@@ -46,7 +46,9 @@ extension ActivityTally {
             let figures = ActivityDay(amount: try SnapshotFields.int(row[start + 1]), logs: try SnapshotFields.int(row[start + 2]))
             daily.update(try SnapshotFields.day(row[start]), settledBefore: cutoff, initial: figures) { _ in }
         }
-        weeklyAmounts = try ProgressAccumulator.weeks(fields.value("weekly"))
+        for (week, amount) in try ProgressAccumulator.weeks(fields.value("weekly")) {
+            weeklyAmounts.update(week, settledBefore: cutoff?.isoWeek, initial: amount) { _ in }
+        }
         for row in try SnapshotFields.rows(fields.value("monthly"), width: 2) {
             monthlyAmounts[try SnapshotFields.int(row[row.startIndex])] = try SnapshotFields.int(row[row.startIndex + 1])
         }

@@ -248,7 +248,10 @@ public struct ProgressAccumulator: Hashable, Sendable {
     /// Settles the days before `cutoff` in every per-day table (the last active day moved on).
     private mutating func settleDays(before cutoff: LocalDay) {
         days.settle(before: cutoff)
-        for id in activities.keys { activities[id]?.daily.settle(before: cutoff) }
+        for id in activities.keys {
+            activities[id]?.daily.settle(before: cutoff)
+            activities[id]?.weeklyAmounts.settle(before: cutoff.isoWeek)
+        }
     }
 
     private mutating func markActive(_ day: LocalDay, settings: StreakSettingsHistory) {
@@ -279,7 +282,7 @@ struct ActivityTally: Hashable, Sendable {
     var bestWeek = 0
     /// The activity's live logs and their summed amount, per local day.
     var daily = DayTable<ActivityDay>()
-    var weeklyAmounts: [ISOWeek: Int] = [:]
+    var weeklyAmounts = WeekTable<Int>()
     /// By `LocalDay.monthNumber`.
     var monthlyAmounts: [Int: Int] = [:]
     var streak = StreakWalker(usesFreezes: false)
@@ -292,9 +295,10 @@ struct ActivityTally: Hashable, Sendable {
         let isFirstThatDay = daily[log.day] == nil
         let dayAmount = daily.update(log.day, settledBefore: cutoff, initial: ActivityDay()) { $0.add(log.amount) }
         bestDay = max(bestDay, dayAmount)
-        let week = log.day.isoWeek
-        let weekAmount = weeklyAmounts[week, default: 0] + log.amount
-        weeklyAmounts[week] = weekAmount
+        let weekAmount = weeklyAmounts.update(log.day.isoWeek, settledBefore: cutoff?.isoWeek, initial: 0) { amount in
+            amount += log.amount
+            return amount
+        }
         bestWeek = max(bestWeek, weekAmount)
         monthlyAmounts[log.day.monthNumber, default: 0] += log.amount
 

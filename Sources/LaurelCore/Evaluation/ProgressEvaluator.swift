@@ -131,7 +131,7 @@ struct ChangeDecider {
             accumulator: progress.accumulator, longestWeeklyStreak: weekly.longest,
             longestReminderStreak: progress.accumulator.reminderStreak(now: now, settings: progress.settingsHistory).longest,
             topPercentMet: progress.topPercentMet)
-        var unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
+        var unlocked = progress.unlockState()
         var outcome = AchievementEvaluator.evaluate(
             definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,
             unlocksWorthXP: unlocked.worthXP,
@@ -149,7 +149,7 @@ struct ChangeDecider {
             progress.achievements = rules.achievements(
                 templates: progress.templates, activities: progress.customActivities, unlocks: progress.unlocks, today: today)
             guard progress.achievements.entries.count > listed else { break }
-            unlocked = progress.achievements.unlockState(of: progress.unlocks.keys)
+            unlocked = progress.unlockState()
             let highest = outcome.highestLevel
             outcome = AchievementEvaluator.evaluate(
                 definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,

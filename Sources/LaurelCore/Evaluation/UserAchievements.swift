@@ -84,7 +84,7 @@ public final class UserAchievements: Sendable {
 
     /// What `unlocked` (ids of every achievement the user unlocked) means for evaluation, in one look at each id:
     /// how many are worth XP (``unlocksWorthXP(_:)``'s count), and for each of `evaluated` whether it is unlocked.
-    public func unlockState(of unlocked: some Sequence<String>) -> (worthXP: Int, evaluatedUnlocked: [Bool]) {
+    public func unlockState(of unlocked: some Sequence<String>) -> UnlockState {
         var worthXP = 0
         var flags = [Bool](repeating: false, count: evaluated.count)
         for id in unlocked {
@@ -92,7 +92,7 @@ public final class UserAchievements: Sendable {
             worthXP += 1
             if let place = evaluatedPlaces[position] { flags[place] = true }
         }
-        return (worthXP, flags)
+        return UnlockState(worthXP: worthXP, evaluatedUnlocked: flags)
     }
 
     /// What an achievement's `target` and `progress` count.
@@ -112,4 +112,12 @@ public final class UserAchievements: Sendable {
         case .level: return "level"
         }
     }
+}
+
+/// What a user's unlocks mean for evaluating the achievements listed for the user (``UserAchievements/unlockState(of:)``).
+public struct UnlockState: Sendable, Equatable {
+    /// How many unlocks are worth XP (``UserAchievements/unlocksWorthXP(_:)``'s count).
+    public var worthXP: Int
+    /// For each of ``UserAchievements/evaluated``, whether it is unlocked.
+    public var evaluatedUnlocked: [Bool]
 }

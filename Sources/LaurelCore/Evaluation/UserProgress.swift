@@ -14,13 +14,21 @@ public struct UserProgress: Sendable {
     public var customActivities: [Activity]
     /// Oldest first.
     public var templates: [AchievementTemplate]
-    public var achievements: UserAchievements
+    public var achievements: UserAchievements {
+        didSet { knownUnlockState = nil }
+    }
     /// Achievement id to unlock time, unlocks no longer listed included.
-    public var unlocks: [String: Date]
+    public var unlocks: [String: Date] {
+        didSet { knownUnlockState = nil }
+    }
     public var accumulator: ProgressAccumulator
     public var figures: ProgressFigures
     public var challenges: ChallengeBook
     public var allowance: LogAllowance
+    /// ``UserAchievements/unlockState(of:)`` of `unlocks`, as last worked out for this listing and these unlocks
+    /// (forgotten whenever either changes): every decision evaluates against it, and working it out hashes every
+    /// unlock id, a dozen and more for a user of some months.
+    private var knownUnlockState: UnlockState?
     /// The ended weeks' standings, once a comparative goal asked for them (``ProgressPiece/weekStandings(weeks:boards:)``).
     public var weekStandings: WeekStandings?
 
@@ -51,6 +59,15 @@ public struct UserProgress: Sendable {
         subscription: SubscriptionState(status: .free, endsAt: nil, trialUsed: false), customActivities: [], templates: [],
         achievements: UserAchievements(catalog: Catalog(name: "", activities: []), templates: [], activities: []), unlocks: [:],
         accumulator: ProgressAccumulator(), figures: ProgressFigures(), challenges: ChallengeBook(), allowance: LogAllowance())
+
+    /// What the unlocks mean for evaluating the listed achievements: how many are worth XP, and which of the evaluated
+    /// ones are unlocked (``UserAchievements/unlockState(of:)``), kept until the unlocks or the listing change.
+    public mutating func unlockState() -> UnlockState {
+        if let knownUnlockState { return knownUnlockState }
+        let state = achievements.unlockState(of: unlocks.keys)
+        knownUnlockState = state
+        return state
+    }
 
     /// A custom activity by id or name (case-insensitive), deleted ones included.
     public func customActivity(_ idOrName: String) -> Activity? {

@@ -35,7 +35,7 @@ extension ProgressAccumulator {
         // [day, logs, amount, activities, earliest hour, lessons] for each day with facts.
         json.key("days")
         json.beginArray()
-        days.forEachDay { day, tally in
+        days.forEach { day, tally in
             json.dayNumber(day)
             json.int(tally.logs)
             json.int(tally.amount)

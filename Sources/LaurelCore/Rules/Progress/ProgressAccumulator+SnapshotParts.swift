@@ -14,7 +14,7 @@ extension ActivityTally {
         json.field("best_week", bestWeek)
         json.key("daily")
         json.beginArray()
-        daily.forEachDay { day, figures in
+        daily.forEach { day, figures in
             json.dayNumber(day)
             json.int(figures.amount)
             json.int(figures.logs)

@@ -65,9 +65,4 @@ extension SettledTable where Key == LocalDay {
 
     /// Every day with figures, in no particular order.
     var days: [LocalDay] { Array(recent.keys) + Array(settled.keys) }
-
-    /// Calls `body` with every day and its figures, in no particular order.
-    func forEachDay(_ body: (LocalDay, Value) -> Void) {
-        forEach(body)
-    }
 }

@@ -24,8 +24,8 @@ public protocol UserReader {
     func snapshot() throws -> ProgressSnapshot?
     /// The live facts stored after `seqs`, and the newest seqs now.
     func facts(after seqs: FactSeqs) throws -> (facts: ProgressFacts, newest: FactSeqs)
-    /// The stored challenges of a period, in slot order (empty when none were chosen).
-    func challenges(of period: ChallengeBook.Period) throws -> [StoredChallenge]
+    /// The stored challenges of each of `periods`, in slot order (empty when none were chosen), read in one statement.
+    func challenges(of periods: [ChallengeBook.Period]) throws -> [ChallengeBook.Period: [StoredChallenge]]
     /// When each completed challenge of any period was completed, and its XP (the boards' recomputation).
     func completedChallenges() throws -> [(at: Date, xp: Int)]
     /// The fact stored under an idempotency key, if any.

@@ -82,6 +82,9 @@ struct ChangeDecider {
     }
     var events: [ProgressEvent] { unlockEvents + challengeEvents + otherEvents }
 
+    /// The earliest local day a fact can still be stored on: the backfill window in whole days, and a day more.
+    var earliestReachableDay: LocalDay { today.adding(days: -Int((rules.logTimes.backfillWindow / 86_400).rounded(.up)) - 1) }
+
     /// The decision this decider came to. Its progress and writes are handed over, not copied (a copy would retain
     /// every table in them), and the decider is left empty: this is the last thing asked of it.
     mutating func decision(_ outcome: ChangeOutcome) -> Decision {
@@ -92,7 +95,7 @@ struct ChangeDecider {
 
     mutating func decide(_ change: UserChange) throws(Undecided) -> ChangeOutcome {
         // Nothing can be logged into a period that ended before the backfill window.
-        progress.challenges.forget(endingBefore: today.adding(days: -Int((rules.logTimes.backfillWindow / 86_400).rounded(.up)) - 1))
+        progress.challenges.forget(endingBefore: earliestReachableDay)
         try holdWeekStandings()
         switch change {
         case .report(let fact): return try record(fact)
@@ -185,8 +188,16 @@ struct ChangeDecider {
     /// Marks completed, at the moment of the decision, every challenge at hand that its period's facts now reach
     /// (chosen ones included: a challenge chosen after the facts that reach it is completed at once).
     private mutating func completeReachedChallenges() {
-        guard progress.challenges.containsOpen(where: { ChallengeProgress.isReached($0, in: progress.accumulator) }) else { return }
-        for choice in progress.challenges.open where ChallengeProgress.isReached(choice, in: progress.accumulator) {
+        // A challenge's progress is counted from the facts of its period's days, so a new fact can reach the
+        // challenges of its own periods only (and of the current ones, which a choice made with it may fill); any
+        // other change looks at every period held. A session that read the backfill window's periods holds a month
+        // of them, which a LOG of today need not count.
+        let factDay = writes.fact?.day, today = today
+        let reachable = { (period: ChallengeBook.Period) in
+            factDay.map { period.days.contains($0) || period.days.contains(today) } ?? true
+        }
+        guard progress.challenges.containsOpen(in: reachable, where: { ChallengeProgress.isReached($0, in: progress.accumulator) }) else { return }
+        for choice in progress.challenges.open(in: reachable) where ChallengeProgress.isReached(choice, in: progress.accumulator) {
             progress.challenges.complete(choice, at: now)
             progress.figures.challengeXP += choice.xp
             if let chosen = writes.challengesChosen.firstIndex(where: { $0.choice.hasSameID(as: choice) }) {
@@ -221,13 +232,22 @@ struct ChangeDecider {
         throw .needs([.weekStandings(weeks: weeks, boards: boards)])
     }
 
-    /// The stored challenges of `period`, or the piece to read when the progress does not know them.
+    /// The stored challenges of `period`, or the pieces to read when the progress does not know them: for a past
+    /// period, every period of the backfill window the progress does not know, read at once. A backfill seldom comes
+    /// alone: an app that was offline sends what it logged over days when it reconnects, and each of those days had
+    /// been a read of its own, waited for in the user's turn.
     func challenges(of period: ChallengeBook.Period, missing: inout Set<ProgressPiece>) -> [StoredChallenge]? {
-        guard let known = progress.challenges.challenges(of: period) else {
-            missing.insert(.challenges(period))
-            return nil
+        if let known = progress.challenges.challenges(of: period) { return known }
+        missing.insert(.challenges(period))
+        guard period.days.upperBound < today else { return nil }
+        for kind in catalog.offeredChallengePeriods {
+            var other = ChallengeBook.Period(kind, containing: earliestReachableDay)
+            while other.start <= today {
+                if progress.challenges.challenges(of: other) == nil { missing.insert(.challenges(other)) }
+                other = ChallengeBook.Period(kind, start: other.days.upperBound.adding(days: 1))
+            }
         }
-        return known
+        return nil
     }
 
     /// Tracks the speed windows the user's achievements need and drops the others; a window tracked from scratch

@@ -69,19 +69,32 @@ extension PostgresUserReader {
         ).map { (at: PostgresTimestamp.date(microseconds: try $0.int("completed_us")), xp: try $0.int("xp")) }
     }
 
-    func challenges(of period: ChallengeBook.Period) throws -> [StoredChallenge] {
-        try connection.query(
+    func challenges(of periods: [ChallengeBook.Period]) throws -> [ChallengeBook.Period: [StoredChallenge]] {
+        var stored = Dictionary(periods.map { ($0, [StoredChallenge]()) }, uniquingKeysWith: { first, _ in first })
+        guard !periods.isEmpty else { return stored }
+        // Kinds are names and starts are dates: neither needs quoting in an array's text.
+        let kinds = "{" + periods.map(\.kind.rawValue).joined(separator: ",") + "}"
+        let starts = "{" + periods.map(\.start.description).joined(separator: ",") + "}"
+        let rows = try connection.query(
             """
-            SELECT slot, kind, title, target, xp, activity_id, hour, \(PostgresTimestamp.column("completed_at", as: "completed_us"))
-              FROM laurel.challenges WHERE user_id = $1::bigint AND period = $2::text AND period_start = $3::date ORDER BY slot
-            """, [userParameter, .text(period.kind.rawValue), .text(period.start.description)]
-        ).map { row in
+            SELECT c.period, to_char(c.period_start, 'YYYY-MM-DD') AS start, c.slot, c.kind, c.title, c.target, c.xp, c.activity_id,
+                   c.hour, \(PostgresTimestamp.column("c.completed_at", as: "completed_us"))
+              FROM unnest($2::text[], $3::date[]) AS held(period, start)
+              JOIN laurel.challenges c ON c.user_id = $1::bigint AND c.period = held.period AND c.period_start = held.start
+             ORDER BY c.period_start, c.period, c.slot
+            """, [userParameter, .text(kinds), .text(starts)])
+        for row in rows {
+            guard let periodKind = ChallengePeriod(rawValue: try row.string("period")), let start = LocalDay(try row.string("start")) else {
+                throw StoreError.failed("a stored challenge has an unknown period")
+            }
             guard let kind = ChallengeKind(rawValue: try row.string("kind")) else { throw StoreError.failed("a stored challenge has an unknown kind") }
             let choice = ChallengeChoice(
-                slot: try row.int("slot"), kind: kind, period: period.kind, periodStart: period.start, target: try row.int("target"),
+                slot: try row.int("slot"), kind: kind, period: periodKind, periodStart: start, target: try row.int("target"),
                 xp: try row.int("xp"), title: try row.string("title"), activity: row["activity_id"], hour: try row.optionalInt("hour"))
-            return StoredChallenge(choice: choice, completedAt: try row.optionalInt("completed_us").map(PostgresTimestamp.date(microseconds:)))
+            stored[ChallengeBook.Period(periodKind, start: start), default: []].append(
+                StoredChallenge(choice: choice, completedAt: try row.optionalInt("completed_us").map(PostgresTimestamp.date(microseconds:))))
         }
+        return stored
     }
 }
 

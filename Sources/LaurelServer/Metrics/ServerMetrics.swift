@@ -46,6 +46,8 @@ public final class ServerMetrics: Sendable {
     private let announcedChangesAdded: CoreMetrics.Counter
     /// Pieces of a user's stored state a decision read because the session did not hold them, by kind.
     private let piecesLoaded: [String: CoreMetrics.Counter]
+    /// Reads a decision waited for to get the pieces it lacked (one read may bring several pieces).
+    private let pieceReads: CoreMetrics.Counter
     /// Reads of stored pushes a user's connections here had not had when their announcement came.
     let pushCatchUpReads: CoreMetrics.Counter
     /// Users whose connections here were caught up on pushes stored elsewhere (announced, or found after a reconnect).
@@ -98,6 +100,7 @@ public final class ServerMetrics: Sendable {
         piecesLoaded = Dictionary(uniqueKeysWithValues: PieceKind.allCases.map { kind in
             (kind.rawValue, counter("laurel_pieces_loaded_total", [("piece", kind.rawValue)]))
         })
+        pieceReads = counter("laurel_piece_reads_total")
         pushCatchUpReads = counter("laurel_push_catch_up_reads_total")
         pushCatchUps = counter("laurel_push_catch_ups_total")
         byVerb = VerbTable.routes.map { route in
@@ -166,8 +169,10 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    func countPieceLoaded(_ piece: ProgressPiece) {
-        piecesLoaded[PieceKind(piece).rawValue]?.increment()
+    /// Counts one read that brought `pieces`.
+    func countPiecesRead(_ pieces: Set<ProgressPiece>) {
+        pieceReads.increment()
+        for piece in pieces { piecesLoaded[PieceKind(piece).rawValue]?.increment() }
     }
 
     /// Where a request found the user's session progress.

@@ -7,12 +7,12 @@ enum PieceReading {
     static func read(
         _ wanted: Set<ProgressPiece>, from reader: any UserReader, now: Date
     ) throws -> (challenges: [ChallengeBook.Period: [StoredChallenge]], pieces: LoadedPieces) {
-        var challenges: [ChallengeBook.Period: [StoredChallenge]] = [:]
         var pieces = LoadedPieces()
+        var periods: [ChallengeBook.Period] = []
         for piece in wanted {
             switch piece {
             case .challenges(let period):
-                challenges[period] = try reader.challenges(of: period)
+                periods.append(period)
             case .storedFact(let kind, let id):
                 pieces.storedFacts[.init(kind, id)] = .some(try reader.storedFact(kind, id: id))
             case .log(let id):
@@ -32,6 +32,7 @@ enum PieceReading {
                     weeks: weeks, boards: boards, standings: try reader.weekStandings(weeks: weeks, boards: boards), readAt: now)
             }
         }
-        return (challenges, pieces)
+        // All periods in one statement: a backfill asks for every period of the window it lacks at once.
+        return (try reader.challenges(of: periods), pieces)
     }
 }

@@ -74,10 +74,8 @@ final class SessionProgress: Sendable {
             templates: templates, achievements: achievements, unlocks: unlocks, accumulator: accumulator,
             figures: standing.figures, challenges: ChallengeBook(), allowance: standing.allowance)
         let today = progress.today(at: now)
-        for kind in rules.catalog.offeredChallengePeriods {
-            let period = ChallengeBook.Period(kind, containing: today)
-            progress.challenges.know(period, stored: try reader.challenges(of: period))
-        }
+        let current = rules.catalog.offeredChallengePeriods.map { ChallengeBook.Period($0, containing: today) }
+        for (period, stored) in try reader.challenges(of: current) { progress.challenges.know(period, stored: stored) }
         // Read with the rest, so that a session's first decision does not ask for them.
         let boards = progress.lockedGoalBoards
         if !boards.isEmpty {

@@ -163,7 +163,7 @@ struct WriteRoute {
             (try reader.standing().version, try PieceReading.read(wanted, from: reader, now: now))
         }
         guard version == held.version else { return false }
-        for piece in wanted { context.services.metrics.countPieceLoaded(piece) }
+        context.services.metrics.countPiecesRead(wanted)
         if !loaded.challenges.isEmpty {
             var progress = held.progress
             for (period, stored) in loaded.challenges { progress.challenges.know(period, stored: stored) }

@@ -19,10 +19,9 @@ enum ChallengeRequests {
         }
         var json = JSONWriter()
         guard day == today else {
-            let (daily, weekly) = try await context.read { reader in
-                (try reader.challenges(of: .init(.daily, containing: day)), try reader.challenges(of: .init(.weekly, containing: day)))
-            }
-            ChallengeRendering.write(day: day, daily: daily, weekly: weekly, accumulator: held.accumulator, into: &json)
+            let (daily, weekly) = (ChallengeBook.Period(.daily, containing: day), ChallengeBook.Period(.weekly, containing: day))
+            let stored = try await context.read { reader in try reader.challenges(of: [daily, weekly]) }
+            ChallengeRendering.write(day: day, daily: stored[daily] ?? [], weekly: stored[weekly] ?? [], accumulator: held.accumulator, into: &json)
             return RequestOutcome(json: json)
         }
         let performed = try await context.write(.chooseChallenges, now: now)

@@ -30,6 +30,8 @@ struct EvaluatedUser {
     var events: [ProgressEvent] = []
     /// The pieces the decisions asked for, by kind of change.
     var piecesRead: [ProgressPiece] = []
+    /// How many times the decisions asked for pieces: each a read of its own on a server.
+    var reads = 0
     private var nextID = 0
 
     init(catalog: Catalog, zone: String = "UTC", now: Date, limits: UserLimits = UserLimits(), premium: Bool = false) {
@@ -59,6 +61,7 @@ struct EvaluatedUser {
             switch evaluator.evaluate(change, on: progress, with: pieces, now: now) {
             case .needs(let wanted):
                 piecesRead += wanted
+                reads += 1
                 for piece in wanted { read(piece, into: &pieces) }
             case .refused(let refusal):
                 throw refusal

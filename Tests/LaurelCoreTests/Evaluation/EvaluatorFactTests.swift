@@ -76,6 +76,20 @@ import Testing
         #expect(backfill.writes.challengesCompleted.count == 1 && backfill.writes.challengesChosen.isEmpty, "a backfill chooses nothing")
     }
 
+    @Test func aBackfillReadsEveryPeriodOfTheWindowItLacksAtOnce() throws {
+        var user = EvaluatedUser(catalog: Self.challengeCatalog, now: Self.now)
+        try user.log("pushups")
+        let readsOfToday = user.reads
+        try user.log("pushups", daysBack: 1)
+        #expect(user.reads == readsOfToday + 1)
+        let today = LocalDay(of: Self.now, in: .gmt)
+        for daysBack in 1...30 {
+            #expect(user.piecesRead.contains(.challenges(ChallengeBook.Period(.daily, containing: today.adding(days: -daysBack)))), "\(daysBack)")
+        }
+        for daysBack in 2...25 { try user.log("pushups", daysBack: daysBack) }
+        #expect(user.reads == readsOfToday + 1, "the later backfills found their periods held")
+    }
+
     @Test func aFactChoosesOnlyTheCurrentPeriodItsDayLiesIn() throws {
         var user = EvaluatedUser(catalog: try ShippedCatalogFiles.standfit(), now: Self.now)
         let yesterday = ReportedFact(.event(name: "share"), id: "e1", at: Self.now.addingTimeInterval(-86_400))

@@ -12,6 +12,7 @@ import Testing
 /// and a session on another instance learns of the completion when it catches up.
 @Suite struct ChallengeLogPathTests {
     static let periodsRead = "laurel_pieces_loaded_total{piece=\"challenges\"}"
+    static let pieceReads = "laurel_piece_reads_total"
     static let atSessionVersion = "laurel_writes_total{route=\"session_version\"}"
     static let underLock = "laurel_writes_total{route=\"user_lock\"}"
     static let loaded = "laurel_session_progress_total{source=\"store\"}"
@@ -105,6 +106,43 @@ import Testing
                 #expect((Challenges.daily(shownThere) + Challenges.weekly(shownThere)).map(Challenges.identity)
                     == (Challenges.daily(chosenHere) + Challenges.weekly(chosenHere)).map(Challenges.identity))
             }
+        }
+    }
+
+    /// An app that was offline sends what it logged over days when it reconnects: the first backfill reads every
+    /// period of the window the session lacks, in one read, and the rest read nothing.
+    @Test func backfillsOverManyDaysReadThePastPeriodsOnce() async throws {
+        let user = try await LaurelTestDatabase.createUser("challenge-backfill-burst")
+        // Chosen when yesterday and four days ago were today: two logs each complete them.
+        for daysBack in [1, 4] {
+            try await LaurelTestDatabase.scalar(
+                """
+                INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, chosen_at)
+                VALUES ($1::bigint, 'daily', (now() AT TIME ZONE 'UTC')::date - $2::int, 0, 'logs_today', 'Log 2 exercises', 2, 20,
+                        now() - $2::int * interval '1 day')
+                """, [.int(Int(user.id.rawValue)), .int(daysBack)])
+        }
+        try await TestServer.withServer(challenges: true) { server in
+            let client = try await PushRecorder.authenticated(port: server.port, token: user.token)
+            Engine.ok(try await client.request("LOG", Engine.log("lunges", amount: 1, id: "today")))
+            #expect(server.counter(Self.pieceReads) == 0, "today's periods came with the session")
+
+            let now = Date()
+            for daysBack in 1...12 {
+                for n in 0..<(daysBack == 1 || daysBack == 4 ? 2 : 1) {
+                    let at = now.addingTimeInterval(-Double(daysBack) * 86_400)
+                    Engine.ok(try await client.request("LOG", Engine.log("squats", amount: 2, at: at, id: "back-\(daysBack)-\(n)")))
+                }
+            }
+            #expect(server.counter(Self.pieceReads) == 1, "one read brought every period of the window")
+            #expect(server.counter(Self.periodsRead) >= 30, "the window's days, each a period")
+            try await client.wait { $0.filter { $0.kind == "CHALLENGE" && $0.object["title"]?.stringValue == "Log 2 exercises" }.count == 2 }
+            #expect(try await LaurelTestDatabase.count(
+                "SELECT count(*) FROM laurel.challenges WHERE user_id = $1::bigint AND title = 'Log 2 exercises' AND completed_at IS NOT NULL",
+                [.int(Int(user.id.rawValue))]) == 2, "both past challenges are stored completed")
+            let profile = Engine.ok(try await client.request("PROFILE"))
+            #expect(profile["xp"]?.intValue == (try await Self.storedXP(user)), "the stored XP counts both completions: \(profile)")
+            #expect(server.counter(Self.underLock) == 0)
         }
     }
 

@@ -43,19 +43,19 @@ public struct ChallengeBook: Sendable, Equatable {
     /// The periods the book knows.
     public var knownPeriods: [Period] { periods.keys.sorted() }
 
-    /// Every challenge the book holds that is not completed.
-    public var open: [ChallengeChoice] {
+    /// Every challenge held that is not completed, of the periods `included` accepts, in period order.
+    public func open(in included: (Period) -> Bool = { _ in true }) -> [ChallengeChoice] {
         var open: [ChallengeChoice] = []
-        for period in periods.keys.sorted() {
+        for period in periods.keys.sorted() where included(period) {
             for stored in periods[period]! where stored.completedAt == nil { open.append(stored.choice) }
         }
         return open
     }
 
-    /// Whether a challenge that is not completed meets `condition`, looked at in place: every decision asks, and
-    /// nearly always none does.
-    public func containsOpen(where condition: (ChallengeChoice) -> Bool) -> Bool {
-        for list in periods.values {
+    /// Whether a challenge of the periods `included` accepts that is not completed meets `condition`, looked at in
+    /// place: every decision asks, and nearly always none does.
+    public func containsOpen(in included: (Period) -> Bool = { _ in true }, where condition: (ChallengeChoice) -> Bool) -> Bool {
+        for (period, list) in periods where included(period) {
             // Through the buffer: a look at an element of the array itself copied the challenge (its strings
             // retained and released, shared with every user's copy of the catalog's titles) on every decision.
             let found = list.withUnsafeBufferPointer { challenges in

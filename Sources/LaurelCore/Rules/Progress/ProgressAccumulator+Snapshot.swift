@@ -106,15 +106,15 @@ extension ProgressAccumulator {
                 speeds[window] = try SnapshotFields.optionalInt(row[row.startIndex + 2])
             }
             // Each day goes to the part of its table that the last active day puts it in (`DayTable`).
-            let cutoff = settledBefore
-            activities = try fields.table("activities") { value throws(SnapshotFields.Malformed) in try ActivityTally(snapshot: value, settledBefore: cutoff) }
+            let cutoffs = tableCutoffs
+            activities = try fields.table("activities") { value throws(SnapshotFields.Malformed) in try ActivityTally(snapshot: value, cutoffs: cutoffs) }
             for row in try SnapshotFields.rows(fields.value("days"), width: 6) {
                 let start = row.startIndex
                 let tally = DayTally(
                     logs: try SnapshotFields.int(row[start + 1]), amount: try SnapshotFields.int(row[start + 2]),
                     activities: try SnapshotFields.int(row[start + 3]), earliestLocalHour: try SnapshotFields.optionalInt(row[start + 4]),
                     lessons: try SnapshotFields.int(row[start + 5]))
-                days.update(try SnapshotFields.day(row[start]), settledBefore: cutoff, initial: tally) { _ in }
+                days.update(try SnapshotFields.day(row[start]), cutoffs: cutoffs, initial: tally) { _ in }
             }
             activeDaysByWeek = try Self.weeks(fields.value("active_days_by_week"))
             perfectWeeks = try fields.int("perfect_weeks")

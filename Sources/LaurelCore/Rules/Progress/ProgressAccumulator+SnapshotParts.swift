@@ -34,7 +34,7 @@ extension ActivityTally {
         json.endObject()
     }
 
-    init(snapshot value: JSONValue, settledBefore cutoff: LocalDay?) throws(SnapshotFields.Malformed) {
+    init(snapshot value: JSONValue, cutoffs: TableCutoffs<LocalDay>) throws(SnapshotFields.Malformed) {
         let fields = try SnapshotFields(value)
         self.init()
         total = try fields.int("total")
@@ -44,10 +44,10 @@ extension ActivityTally {
         for row in try SnapshotFields.rows(fields.value("daily"), width: 3) {
             let start = row.startIndex
             let figures = ActivityDay(amount: try SnapshotFields.int(row[start + 1]), logs: try SnapshotFields.int(row[start + 2]))
-            daily.update(try SnapshotFields.day(row[start]), settledBefore: cutoff, initial: figures) { _ in }
+            daily.update(try SnapshotFields.day(row[start]), cutoffs: cutoffs, initial: figures) { _ in }
         }
         for (week, amount) in try ProgressAccumulator.weeks(fields.value("weekly")) {
-            weeklyAmounts.update(week, settledBefore: cutoff?.isoWeek, initial: amount) { _ in }
+            weeklyAmounts.update(week, cutoffs: cutoffs.weeks, initial: amount) { _ in }
         }
         for row in try SnapshotFields.rows(fields.value("monthly"), width: 2) {
             monthlyAmounts[try SnapshotFields.int(row[row.startIndex])] = try SnapshotFields.int(row[row.startIndex + 1])

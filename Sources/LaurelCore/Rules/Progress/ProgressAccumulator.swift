@@ -87,9 +87,9 @@ public struct ProgressAccumulator: Hashable, Sendable {
         latestLocalHour = max(latestLocalHour ?? log.localHour, log.localHour)
 
         // Mutated where they are kept: a copy taken out and put back would copy the activity's per-day figures.
-        let cutoff = settledBefore
-        let firstOfActivityThatDay = activities[log.activity, default: ActivityTally()].add(log, settings: settings, settledBefore: cutoff)
-        let dayTally = days.update(log.day, settledBefore: cutoff, initial: DayTally()) { $0.add(log, firstOfActivity: firstOfActivityThatDay) }
+        let cutoffs = tableCutoffs
+        let firstOfActivityThatDay = activities[log.activity, default: ActivityTally()].add(log, settings: settings, cutoffs: cutoffs)
+        let dayTally = days.update(log.day, cutoffs: cutoffs, initial: DayTally()) { $0.add(log, firstOfActivity: firstOfActivityThatDay) }
         busiestDay = max(busiestDay, dayTally.logs)
         dayVariety = max(dayVariety, dayTally.activities)
 
@@ -112,7 +112,7 @@ public struct ProgressAccumulator: Hashable, Sendable {
             completedLessons[lesson.lesson] = lesson.category
             lessonsByCategory[lesson.category, default: 0] += 1
         }
-        days.update(lesson.day, settledBefore: settledBefore, initial: DayTally()) { $0.lessons += 1 }
+        days.update(lesson.day, cutoffs: tableCutoffs, initial: DayTally()) { $0.lessons += 1 }
         markActive(lesson.day, settings: settings)
     }
 
@@ -242,15 +242,18 @@ public struct ProgressAccumulator: Hashable, Sendable {
     /// (``DayTable``): more than the backfill window (30 days by default), so that a backfill changes no settled day.
     static let changingDays = 40
 
-    /// The first day whose figures are not settled: ``changingDays`` before the last active day.
-    var settledBefore: LocalDay? { activeDays.last?.adding(days: -Self.changingDays) }
+    /// Where the per-day tables' parts begin (``SettledTable``): the settled days before ``changingDays`` before the
+    /// last active day, the latest from the last active day on.
+    var tableCutoffs: TableCutoffs<LocalDay> {
+        TableCutoffs(settledBefore: activeDays.last?.adding(days: -Self.changingDays), latestFrom: activeDays.last)
+    }
 
-    /// Settles the days before `cutoff` in every per-day table (the last active day moved on).
-    private mutating func settleDays(before cutoff: LocalDay) {
-        days.settle(before: cutoff)
+    /// Moves every per-day table's days to the parts `cutoffs` put them in (the last active day moved on).
+    private mutating func settleDays(at cutoffs: TableCutoffs<LocalDay>) {
+        days.settle(at: cutoffs)
         for id in activities.keys {
-            activities[id]?.daily.settle(before: cutoff)
-            activities[id]?.weeklyAmounts.settle(before: cutoff.isoWeek)
+            activities[id]?.daily.settle(at: cutoffs)
+            activities[id]?.weeklyAmounts.settle(at: cutoffs.weeks)
         }
     }
 
@@ -258,7 +261,7 @@ public struct ProgressAccumulator: Hashable, Sendable {
         let index = activeDays.insertionIndex(of: day)
         guard index == activeDays.count || activeDays[index] != day else { return }
         activeDays.insert(day, at: index)
-        if index == activeDays.count - 1, let cutoff = settledBefore { settleDays(before: cutoff) }
+        if index == activeDays.count - 1 { settleDays(at: tableCutoffs) }
 
         let week = day.isoWeek
         activeDaysByWeek[week, default: 0] += 1
@@ -288,14 +291,14 @@ struct ActivityTally: Hashable, Sendable {
     var streak = StreakWalker(usesFreezes: false)
 
     /// Adds a log; returns whether it is the activity's first log on its day.
-    /// - Parameter cutoff: the first day whose figures are not settled (``DayTable``).
-    mutating func add(_ log: LoggedFact, settings: StreakSettingsHistory, settledBefore cutoff: LocalDay?) -> Bool {
+    /// - Parameter cutoffs: where the per-day tables' parts begin (``SettledTable``).
+    mutating func add(_ log: LoggedFact, settings: StreakSettingsHistory, cutoffs: TableCutoffs<LocalDay>) -> Bool {
         total += log.amount
         logs += 1
         let isFirstThatDay = daily[log.day] == nil
-        let dayAmount = daily.update(log.day, settledBefore: cutoff, initial: ActivityDay()) { $0.add(log.amount) }
+        let dayAmount = daily.update(log.day, cutoffs: cutoffs, initial: ActivityDay()) { $0.add(log.amount) }
         bestDay = max(bestDay, dayAmount)
-        let weekAmount = weeklyAmounts.update(log.day.isoWeek, settledBefore: cutoff?.isoWeek, initial: 0) { amount in
+        let weekAmount = weeklyAmounts.update(log.day.isoWeek, cutoffs: cutoffs.weeks, initial: 0) { amount in
             amount += log.amount
             return amount
         }

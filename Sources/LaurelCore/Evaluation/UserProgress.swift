@@ -110,6 +110,14 @@ public struct UserProgress: Sendable {
         return measures
     }
 
+    /// The same measures read where the running state keeps them (``LiveMeasures``), for what asks a few rules
+    /// (an achievement's progress on a push or in a listing) rather than every figure.
+    public func liveMeasures(at now: Date) -> LiveMeasures {
+        LiveMeasures(
+            accumulator: accumulator, longestWeeklyStreak: accumulator.weeklyGoalStreak(today: today(at: now), settings: settingsHistory).longest,
+            longestReminderStreak: accumulator.reminderStreak(now: now, settings: settingsHistory).longest, topPercentMet: topPercentMet)
+    }
+
     /// The boards of the comparative goals still locked: the standings a decision needs.
     public var lockedGoalBoards: Set<LeaderboardBoard> {
         Set(achievements.topPercentGoals.lazy.filter { unlocks[$0.id] == nil }.map(\.goal.board))

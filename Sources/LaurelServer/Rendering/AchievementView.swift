@@ -11,7 +11,7 @@ struct AchievementView: Sendable {
     let progress: Int
     let unlockedAt: Date?
 
-    init(entry: UserAchievements.Entry, measures: ProgressMeasures, level: Int, unlockedAt: Date?) {
+    init(entry: UserAchievements.Entry, measures: some RuleMeasures, level: Int, unlockedAt: Date?) {
         self.entry = entry
         self.progress = entry.definition.displayedProgress(for: measures.measure(of: entry.definition.rule, level: level))
         self.unlockedAt = unlockedAt
@@ -19,7 +19,7 @@ struct AchievementView: Sendable {
 
     /// Every achievement listed for the user, with the progress `progress` holds at `now`.
     static func all(of progress: UserProgress, at now: Date) -> [AchievementView] {
-        let measures = progress.measures(at: now)
+        let measures = progress.liveMeasures(at: now)
         return progress.achievements.entries.map { entry in
             AchievementView(
                 entry: entry, measures: measures, level: progress.figures.highestLevel, unlockedAt: progress.unlocks[entry.definition.id])
@@ -27,10 +27,10 @@ struct AchievementView: Sendable {
     }
 
     /// One achievement of the user's, by id, with the progress at `now` (or from `measures` when given).
-    static func one(_ id: String, of progress: UserProgress, at now: Date, measures: ProgressMeasures? = nil) -> AchievementView? {
+    static func one(_ id: String, of progress: UserProgress, at now: Date, measures: LiveMeasures? = nil) -> AchievementView? {
         progress.achievements.entry(id: id).map { entry in
             AchievementView(
-                entry: entry, measures: measures ?? progress.measures(at: now), level: progress.figures.highestLevel,
+                entry: entry, measures: measures ?? progress.liveMeasures(at: now), level: progress.figures.highestLevel,
                 unlockedAt: progress.unlocks[id])
         }
     }

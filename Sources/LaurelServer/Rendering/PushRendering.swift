@@ -11,7 +11,7 @@ enum PushRendering {
     /// The pushes that tell about a decision, in its events' order.
     static func drafts(for decision: Decision, rules: Rulebook, rarity: RarityTable) -> [PushDraft] {
         guard !decision.events.isEmpty else { return [] }
-        let measures = decision.progress.measures(at: decision.decidedAt)
+        let measures = decision.progress.liveMeasures(at: decision.decidedAt)
         return decision.events.compactMap { event in
             var json = JSONWriter()
             let kind: PushKind

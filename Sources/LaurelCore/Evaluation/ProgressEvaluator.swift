@@ -130,10 +130,7 @@ struct ChangeDecider {
         let before = progress.figures
         let streak = progress.accumulator.streak(today: today, settings: progress.settingsHistory)
         let weekly = progress.accumulator.weeklyGoalStreak(today: today, settings: progress.settingsHistory)
-        let measures = LiveMeasures(
-            accumulator: progress.accumulator, longestWeeklyStreak: weekly.longest,
-            longestReminderStreak: progress.accumulator.reminderStreak(now: now, settings: progress.settingsHistory).longest,
-            topPercentMet: progress.topPercentMet)
+        let measures = progress.liveMeasures(at: now, longestWeeklyStreak: weekly.longest)
         var unlocked = progress.unlockState()
         var outcome = AchievementEvaluator.evaluate(
             definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,

@@ -113,9 +113,14 @@ public struct UserProgress: Sendable {
     /// The same measures read where the running state keeps them (``LiveMeasures``), for what asks a few rules
     /// (an achievement's progress on a push or in a listing) rather than every figure.
     public func liveMeasures(at now: Date) -> LiveMeasures {
+        liveMeasures(at: now, longestWeeklyStreak: weeklyGoalStreak(at: now).longest)
+    }
+
+    /// The same, with the weekly goal streak's longest already worked out (a decision needs the streak itself too).
+    func liveMeasures(at now: Date, longestWeeklyStreak: Int) -> LiveMeasures {
         LiveMeasures(
-            accumulator: accumulator, longestWeeklyStreak: accumulator.weeklyGoalStreak(today: today(at: now), settings: settingsHistory).longest,
-            longestReminderStreak: accumulator.reminderStreak(now: now, settings: settingsHistory).longest, topPercentMet: topPercentMet)
+            accumulator: accumulator, longestWeeklyStreak: longestWeeklyStreak, longestReminderStreak: reminderStreak(at: now).longest,
+            topPercentMet: topPercentMet)
     }
 
     /// The boards of the comparative goals still locked: the standings a decision needs.

@@ -132,6 +132,10 @@ public protocol LaurelStore: Sendable {
     /// SUBSCRIPTION push for each whose subscription changed by it and announces it to every instance. Each end is
     /// announced once, however many instances call this at the same time. Returns the number of pushes stored.
     func announceExpiredSubscriptions() async throws(StoreError) -> Int
+
+    /// Tells every other instance that this one is running (``StoreEvent/instanceElsewhere(greeting:)``): as a
+    /// `greeting` when it has just begun to hear the store's events, else as the answer to another's greeting.
+    func announcePresence(greeting: Bool) async throws(StoreError)
 }
 
 /// How a write reaches one user's stored state: a read in one snapshot, a catch-up, and the commit. Without a lock
@@ -200,6 +204,10 @@ public enum StoreEvent: Sendable, Equatable {
     /// what it added to the user's progress when it was announced with it, and the pushes it stored (the last of
     /// them at `lastSeq`) when they were announced with it: an instance delivers those without reading them back.
     case committed(UserID, version: Int64, lastSeq: Int64, change: AnnouncedChange? = nil, pushes: [StoredPush] = [])
+    /// Another instance is running, so users may have sessions on more than one: it began to hear the store's events
+    /// and greets the others (`greeting`: each answers, so that it hears of them too), answered such a greeting, or
+    /// committed writes its sessions decided (heard before those commits' own events).
+    case instanceElsewhere(greeting: Bool)
     /// The events start or start again after an interruption (the database connection that hears them was lost):
     /// any in between may be missing, so what connected users were shown is to be compared with the store
     /// (``LaurelStore/marks(of:)``).

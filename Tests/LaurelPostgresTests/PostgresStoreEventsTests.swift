@@ -35,6 +35,15 @@ import Testing
         }
     }
 
+    /// An instance that begins to hear the events greets the others, and each answers: each hears of the others, not
+    /// of itself.
+    @Test func instancesGreetAndAnswerEachOther() {
+        #expect(PostgresStoreEvents.events(from: #"{"event":"instance_listening"}"#) == [.instanceElsewhere(greeting: true)])
+        #expect(PostgresStoreEvents.events(from: #"{"event":"instance_present"}"#) == [.instanceElsewhere(greeting: false)])
+        #expect(PostgresStoreEvents.events(from: #"{"event":"instance_listening"}"#, ownCommits: true) == [])
+        #expect(PostgresStoreEvents.events(from: #"{"event":"instance_present"}"#, ownCommits: true) == [])
+    }
+
     @Test func operatorsEventsNameOneUser() {
         #expect(PostgresStoreEvents.events(from: #"{"event":"tokens_revoked","user_id":5}"#) == [.tokensRevoked(UserID(5))])
         #expect(PostgresStoreEvents.events(from: #"{"event":"user_deleted","user_id":5}"#) == [.userDeleted(UserID(5))])
@@ -53,7 +62,9 @@ import Testing
         let function = #"{"event":"committed","at_us":1,"users":[[1,2,0]]}"#
         #expect(!filter.ignores(PostgresNotification(channel: "laurel_events", payload: function, senderPID: 4242)))
         #expect(!filter.ignores(PostgresNotification(channel: "laurel_events", payload: #"{"event":"writ"#, senderPID: 4242)))
-        // Whoever wrote it, every instance reads a write's notification like a function's commit.
-        #expect(PostgresStoreEvents.events(from: write) == [.committed(UserID(1), version: 2, lastSeq: 0)])
+        // Whoever wrote it, every instance reads a write's notification like a function's commit, after telling that
+        // another instance wrote it.
+        #expect(PostgresStoreEvents.events(from: write) == [.instanceElsewhere(greeting: false), .committed(UserID(1), version: 2, lastSeq: 0)])
+        #expect(PostgresStoreEvents.events(from: function) == [.committed(UserID(1), version: 2, lastSeq: 0)])
     }
 }

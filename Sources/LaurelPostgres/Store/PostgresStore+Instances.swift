@@ -21,6 +21,18 @@ extension PostgresStore {
         }
     }
 
+    public func announcePresence(greeting: Bool) async throws(StoreError) {
+        let event = greeting ? PostgresStoreEvents.greeting : PostgresStoreEvents.answer
+        do {
+            try await pool.withConnection { connection in
+                _ = try connection.query(
+                    "SELECT pg_notify($1::text, $2::text)", [.text(PostgresStoreEvents.channel), .text(#"{"event":""# + event + #""}"#)])
+            }
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
     public func marks(of users: [UserID]) async throws(StoreError) -> [UserID: UserMarks] {
         guard !users.isEmpty else { return [:] }
         do {

@@ -43,6 +43,11 @@ public enum PostgresStoreEvents {
         return (listener, events)
     }
 
+    /// The events of an instance that has begun to hear the store's events, and of the instances answering it
+    /// (``PostgresStore/announcePresence(greeting:)``).
+    static let greeting = "instance_listening"
+    static let answer = "instance_present"
+
     /// How a notification of users' writes begins (`laurel.commit_changes`, by way of `laurel.announce_commits`).
     static let ownWritesPrefix = #"{"event":"written","#
 
@@ -58,7 +63,9 @@ public enum PostgresStoreEvents {
             guard case .array(let commits)? = object["users"] else { return nil }
             // The transaction's time, which its pushes were stored with: without it, announced pushes are read back.
             let at = object["at_us"]?.intValue.map(PostgresTimestamp.date(microseconds:))
-            return commits.compactMap { commit in
+            // Written and not this process's own: another instance's sessions decided these writes.
+            let elsewhere: [StoreEvent] = name == "written" && !ownCommits ? [.instanceElsewhere(greeting: false)] : []
+            return elsewhere + commits.compactMap { commit in
                 guard case .array(let values) = commit, values.count == 3 || values.count == 5, case .int(let user) = values[0],
                       case .int(let version) = values[1], case .int(let lastSeq) = values[2] else { return nil }
                 guard values.count == 5, !ownCommits else { return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq)) }
@@ -69,6 +76,8 @@ public enum PostgresStoreEvents {
                 let pushes = at.flatMap { AnnouncedChangeJSON.pushes(announced, lastSeq: Int64(lastSeq), at: $0) } ?? []
                 return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq), change: change, pushes: pushes)
             }
+        case Self.greeting, Self.answer:
+            return ownCommits ? [] : [.instanceElsewhere(greeting: name == Self.greeting)]
         case "tokens_revoked", "user_deleted":
             guard case .int(let id)? = object["user_id"] else { return nil }
             let user = UserID(Int64(id))

@@ -44,6 +44,11 @@ public final class ServerMetrics: Sendable {
     private let progressLoaded: CoreMetrics.Counter
     private let progressCaughtUp: CoreMetrics.Counter
     private let announcedChangesAdded: CoreMetrics.Counter
+    /// Notifications of other instances (`laurel_other_instances_heard_total`): their greetings when they began to
+    /// hear the store's events (`greeting`), and their answers to this one's and their writes (`other`); 0 while this
+    /// instance runs alone.
+    private let instanceGreetingsHeard: CoreMetrics.Counter
+    private let otherInstancesHeard: CoreMetrics.Counter
     /// Pieces of a user's stored state a decision read because the session did not hold them, by kind.
     private let piecesLoaded: [String: CoreMetrics.Counter]
     /// Reads a decision waited for to get the pieces it lacked (one read may bring several pieces).
@@ -97,6 +102,8 @@ public final class ServerMetrics: Sendable {
         progressLoaded = counter("laurel_session_progress_total", [("source", "store")])
         progressCaughtUp = counter("laurel_session_progress_total", [("source", "caught_up")])
         announcedChangesAdded = counter("laurel_announced_changes_added_total")
+        instanceGreetingsHeard = counter("laurel_other_instances_heard_total", [("as", "greeting")])
+        otherInstancesHeard = counter("laurel_other_instances_heard_total", [("as", "other")])
         piecesLoaded = Dictionary(uniqueKeysWithValues: PieceKind.allCases.map { kind in
             (kind.rawValue, counter("laurel_pieces_loaded_total", [("piece", kind.rawValue)]))
         })
@@ -196,6 +203,11 @@ public final class ServerMetrics: Sendable {
     /// A session added the change another instance's write announced, instead of reading what was committed.
     func countAnnouncedChangeAdded() {
         announcedChangesAdded.increment()
+    }
+
+    /// A notification of another instance was heard: its greeting, or an answer or its writes.
+    func countInstanceHeard(greeting: Bool) {
+        (greeting ? instanceGreetingsHeard : otherInstancesHeard).increment()
     }
 
     /// The Prometheus text exposition format (version 0.0.4).

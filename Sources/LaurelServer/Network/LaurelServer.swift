@@ -164,10 +164,27 @@ public final class LaurelServer: Service, Sendable {
             // Only a write that stored pushes can leave connections here behind (most LOGs store none).
             guard session.progress.noteCommitted(version: version, lastSeq: lastSeq) else { return }
             services.pushDelivery.announce(user, through: lastSeq, pushes: pushes)
+        case .instanceElsewhere(let greeting):
+            services.noteInstanceElsewhere(greeting: greeting)
+            if greeting { announcePresence(greeting: false) }
         case .resumed:
             services.metrics.storeEventResumes.increment()
+            // Whatever was missed, the other instances hear of this one (and it of them, from their answers).
+            announcePresence(greeting: true)
             services.boards.readEverythingAgain()
             await compareConnectedUsersWithStore()
+        }
+    }
+
+    /// Tells the other instances that this one runs, in the background: the store's events go on meanwhile.
+    private func announcePresence(greeting: Bool) {
+        let services = services
+        Task {
+            do {
+                try await services.store.announcePresence(greeting: greeting)
+            } catch {
+                services.logger.warning("could not tell the other instances of this one", metadata: ["error": "\(error)"])
+            }
         }
     }
 

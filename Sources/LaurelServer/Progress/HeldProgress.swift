@@ -11,6 +11,11 @@ final class HeldProgress: Sendable {
         /// Whether another instance (or the operators' SQL) has written the user while this session held it: from
         /// then on the session's own writes announce their changes, so that the other instance adds them too.
         var sharedWithOthers = false
+        /// Whether a write of this session has begun to commit. Where other instances run, a session's first
+        /// write announces its change whatever else is known: a device of the user connected to another
+        /// instance first has a session there that holds the version before it, which adds the change instead of
+        /// reading the write back at its next request (and, having added one, announces its own writes in return).
+        var firstWriteBegun = false
         /// The newest push seq that came with a change another instance announced (``add(_:version:lastSeq:)``):
         /// those pushes were stored there, and nothing here is about to deliver them.
         var addedThroughSeq: Int64 = .min
@@ -77,12 +82,14 @@ final class HeldProgress: Sendable {
 
     /// A commit of a write decided at `version` begins: until ``endCommit()`` a change announced for the next version
     /// is left alone (it is most likely the commit's own, and the session keeps the decided progress itself). Returns
-    /// whether the write is to announce its change: what was held was found behind the store before (``markBehind()``,
-    /// ``behind``), or a change another instance announced was added.
-    func beginCommit(from version: Int64) -> Bool {
+    /// whether the write is to announce its change: what was held was found behind the store before
+    /// (``markBehind()``, ``behind``), a change another instance announced was added, or it is the session's first
+    /// write and `othersMayHold` (other instances run, so one may hold a session of the user).
+    func beginCommit(from version: Int64, othersMayHold: Bool) -> Bool {
         held.withLock { held in
             held.committingFrom = version
-            return held.sharedWithOthers
+            defer { held.firstWriteBegun = true }
+            return held.sharedWithOthers || (othersMayHold && !held.firstWriteBegun)
         }
     }
 

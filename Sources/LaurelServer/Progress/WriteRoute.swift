@@ -75,7 +75,8 @@ struct WriteRoute {
                 let pushes = PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity)
                 let rendered = answer(decision, pushes)
                 guard !decision.writes.isEmpty else { return Performed(decision: consume decision, stored: false, pushes: [], answer: rendered) }
-                let announces = context.session.progress.beginCommit(from: held.version)
+                let announces = context.session.progress.beginCommit(
+                    from: held.version, othersMayHold: context.services.othersMayHoldSessions)
                 defer { context.session.progress.endCommit() }
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,

@@ -4,6 +4,7 @@ import LaurelJSON
 import LaurelProtocol
 import LaurelStore
 import Logging
+import Synchronization
 
 /// What every request handler may use: the configuration, the store, the rules and the connected sessions.
 final class ServerResources: Sendable {
@@ -23,6 +24,8 @@ final class ServerResources: Sendable {
     let boards: LoadedBoards
     /// Brings pushes stored elsewhere to the users' connections here.
     let pushDelivery: StoredPushDelivery
+    /// Whether another instance has been heard of (``StoreEvent/instanceElsewhere(greeting:)``).
+    private let instancesElsewhere = Atomic<Bool>(false)
 
     init(configuration: ServerConfiguration, store: any LaurelStore, catalog: Catalog, metrics: ServerMetrics, logger: Logger) {
         self.metrics = metrics
@@ -38,6 +41,17 @@ final class ServerResources: Sendable {
     }
 
     var catalog: Catalog { rules.catalog }
+
+    /// Whether a user may hold a session on another instance: another instance has been heard of
+    /// (``noteInstanceElsewhere(greeting:)``). From then on every session's first write announces its change
+    /// (``HeldProgress/beginCommit(from:othersMayHold:)``); an instance alone announces nothing for it.
+    var othersMayHoldSessions: Bool { instancesElsewhere.load(ordering: .relaxed) }
+
+    /// Another instance greeted the others, answered a greeting or committed writes its sessions decided.
+    func noteInstanceElsewhere(greeting: Bool) {
+        metrics.countInstanceHeard(greeting: greeting)
+        instancesElsewhere.store(true, ordering: .relaxed)
+    }
 }
 
 /// An authenticated request: who asks, the session that serialises the user's writes, and the services.

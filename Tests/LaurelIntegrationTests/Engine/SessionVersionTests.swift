@@ -78,14 +78,15 @@ import Testing
             #expect(first.counter(Self.loaded) == loads, "no read went to the database")
             #expect(first.counter(Self.held) == held + 4)
 
-            // A LOG on the other instance (which reads the first's LOG, and so announces its own change): the first
-            // adds that LOG from the announcement instead of loading everything again.
+            // A LOG on the other instance (which reads the first's LOG, or adds it when the first instance had heard
+            // others write and so announced its session's first write; either way it then announces its own
+            // change): the first adds that LOG from the announcement instead of loading everything again.
             Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 3, at: TestClock.noon(daysAgo: 1, minute: 5))))
             let caughtUp = try await Eventually.holds(timeout: .seconds(10)) {
                 Engine.ok(try await here.request("PROFILE"))["totals"]?["logs"]?.intValue == 2
             }
             #expect(caughtUp)
-            #expect(second.counter(Self.caughtUp) > 0)
+            #expect(second.counter(Self.caughtUp) + second.counter(Self.announcedAdded) > 0)
             #expect(first.counter(Self.announcedAdded) > 0)
             #expect(first.counter(Self.loaded) == loads, "caught up, not loaded again")
 
@@ -183,6 +184,32 @@ import Testing
         }
     }
 
+    /// Instances greet each other when they begin to hear the store's events, and each answers: from then on every
+    /// session's first write is announced, so a user whose devices are on both has each side's first LOG added by
+    /// the other instead of read back, and no session reads at all. (An instance that has heard of no other announces
+    /// none: HeldProgressTests.)
+    @Test func instancesThatKnowOfEachOtherAnnounceASessionsFirstWrite() async throws {
+        let user = try await LaurelTestDatabase.createUser("first-announced")
+        try await Self.onTwoInstances(user) { first, here, second, there in
+            // The first instance heard the second's greeting; the second the first's answer.
+            #expect(try await Eventually.holds(timeout: .seconds(10)) {
+                first.counter(Self.greetingsHeard) > 0 && second.counter(Self.otherInstancesHeard) > 0
+            })
+            let reads = (first.counter(Self.caughtUp), second.counter(Self.caughtUp), first.counter(Self.loaded), second.counter(Self.loaded))
+            let added = (first.counter(Self.announcedAdded), second.counter(Self.announcedAdded))
+
+            Engine.ok(try await here.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 2), id: "f1")))
+            #expect(try await Eventually.holds(timeout: .seconds(10)) { second.counter(Self.announcedAdded) > added.1 })
+            Engine.ok(try await there.request("LOG", Engine.log("squats", amount: 5, at: TestClock.noon(daysAgo: 1), id: "f2")))
+            #expect(try await Eventually.holds(timeout: .seconds(10)) { first.counter(Self.announcedAdded) > added.0 })
+            for client in [here, there] {
+                #expect(Engine.ok(try await client.request("PROFILE"))["totals"]?["logs"]?.intValue == 2)
+            }
+            let after = (first.counter(Self.caughtUp), second.counter(Self.caughtUp), first.counter(Self.loaded), second.counter(Self.loaded))
+            #expect(after == reads, "no session read what the other instance committed")
+        }
+    }
+
     /// A push stored on one instance reaches the user's connection on the other as it came with the commit's
     /// announcement, without a read of the store there.
     @Test func pushesStoredOnOneInstanceReachTheOtherWithoutARead() async throws {
@@ -255,6 +282,8 @@ import Testing
     static let atSessionVersion = "laurel_writes_total{route=\"session_version\"}"
     static let underLock = "laurel_writes_total{route=\"user_lock\"}"
     static let announcedAdded = "laurel_announced_changes_added_total"
+    static let greetingsHeard = "laurel_other_instances_heard_total{as=\"greeting\"}"
+    static let otherInstancesHeard = "laurel_other_instances_heard_total{as=\"other\"}"
     static let pushCatchUps = "laurel_push_catch_ups_total"
     static let stale = "laurel_stale_commits_total"
     static let pushReads = "laurel_push_catch_up_reads_total"

@@ -25,15 +25,20 @@ public final class UserCommit: Sendable {
     public let scoreRows: LatestDayScores.Rows
     /// The change announced with the commit to every instance, when there is one (``AnnouncedChange``).
     public let announcement: AnnouncedChange?
+    /// Whether the pushes are announced with the commit, so that the instances where the user has other connections
+    /// deliver them without a read: not where no other instance runs, since no one would read them.
+    public let announcesPushes: Bool
 
     /// - Parameters:
     ///   - scoresBefore: the latest day's scores stored at `expectedVersion`.
     ///   - announcing: the change to announce with the commit, given the latest day's scores it leaves; nil for
     ///     none (``AnnouncedChange/init(writes:decidedAt:progress:latestScores:)`` makes it for a user another
     ///     instance writes too).
+    ///   - announcingPushes: whether the pushes are announced (``announcesPushes``).
     public init(
         user: UserID, expectedVersion: Int64, writes: ProgressWrites, decidedAt: Date, pushes: [PushDraft], answer: String?,
-        snapshot: String?, scoresBefore: LatestDayScores, announcing: (_ latestScores: LatestDayScores) -> AnnouncedChange? = { _ in nil }
+        snapshot: String?, scoresBefore: LatestDayScores, announcing: (_ latestScores: LatestDayScores) -> AnnouncedChange? = { _ in nil },
+        announcingPushes: Bool = true
     ) {
         self.user = user
         self.expectedVersion = expectedVersion
@@ -45,6 +50,7 @@ public final class UserCommit: Sendable {
         let scoreRows = scoresBefore.moved(by: writes.scores, at: decidedAt)
         self.scoreRows = scoreRows
         announcement = announcing(scoresBefore.after(scoreRows))
+        announcesPushes = announcingPushes
     }
 }
 

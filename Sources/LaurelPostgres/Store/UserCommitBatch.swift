@@ -122,8 +122,9 @@ enum UserCommitBatch {
             // As JSON text, kept by the text column as sent; a reader parses it back (PostgresUserReader.latestScores).
             part.json(.latestScores) { json in write(latest.scores, into: &json) }
         }
-        if commit.announcement != nil || !commit.pushes.isEmpty {
-            part.json(.announce) { json in AnnouncedChangeJSON.write(commit.announcement, pushes: commit.pushes, into: &json) }
+        let announcedPushes = commit.announcesPushes ? commit.pushes : []
+        if commit.announcement != nil || !announcedPushes.isEmpty {
+            part.json(.announce) { json in AnnouncedChangeJSON.write(commit.announcement, pushes: announcedPushes, into: &json) }
         }
         part.end()
     }

@@ -75,8 +75,8 @@ struct WriteRoute {
                 let pushes = PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity)
                 let rendered = answer(decision, pushes)
                 guard !decision.writes.isEmpty else { return Performed(decision: consume decision, stored: false, pushes: [], answer: rendered) }
-                let announces = context.session.progress.beginCommit(
-                    from: held.version, othersMayHold: context.services.othersMayHoldSessions)
+                let othersMayHold = context.services.othersMayHoldSessions
+                let announces = context.session.progress.beginCommit(from: held.version, othersMayHold: othersMayHold)
                 defer { context.session.progress.endCommit() }
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
@@ -88,7 +88,9 @@ struct WriteRoute {
                     announcing: { scores in
                         guard announces else { return nil }
                         return AnnouncedChange(writes: decision.writes, decidedAt: decision.decidedAt, progress: decision.progress, latestScores: scores)
-                    })
+                    },
+                    // The user's connections elsewhere get the pushes as they come with the commit.
+                    announcingPushes: othersMayHold)
                 switch try await commitOrCompare(commit, via: access) {
                 case .committed(let version, let lastSeq, let factSeq, let pushes):
                     keep(decision, after: held, scores: commit.scoreRows, version: version, lastSeq: lastSeq, factSeq: factSeq)

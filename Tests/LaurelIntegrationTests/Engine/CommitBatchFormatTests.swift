@@ -87,6 +87,21 @@ import Testing
         #expect(part["has_figures"] == nil && part["unlocks"] == nil && part["push_kinds"] == nil)
     }
 
+    /// An instance that knows of no other announces no pushes: no one would read them.
+    @Test func pushesAreAnnouncedOnlyWhenAsked() async throws {
+        var writes = ProgressWrites()
+        writes.fact = NewFact(
+            content: .log(activityID: "pushups", amount: 5, localHour: 9, note: nil), id: "l2", at: Self.decided,
+            day: LocalDay("2026-06-15")!, requestedAt: nil)
+        let commit = UserCommit(
+            user: UserID(5), expectedVersion: 1, writes: writes, decidedAt: Self.decided,
+            pushes: [PushDraft(kind: .level, data: "{\"level\":2}")], answer: "{}", snapshot: nil, scoresBefore: LatestDayScores(),
+            announcingPushes: false)
+        let part = try await Self.read([commit])[0]
+        #expect(part["push_kinds"] == .array(["LEVEL"]) && part["push_data"] == .array([["level": 2]]))
+        #expect(part["announce"] == nil)
+    }
+
     @Test func anEmptyBatchIsAnEmptyArray() async throws {
         #expect(try await Self.read([]).isEmpty)
     }

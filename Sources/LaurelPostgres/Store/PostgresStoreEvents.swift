@@ -64,8 +64,8 @@ public enum PostgresStoreEvents {
             // The transaction's time, which its pushes were stored with: without it, announced pushes are read back.
             let at = object["at_us"]?.intValue.map(PostgresTimestamp.date(microseconds:))
             // Written and not this process's own: another instance's sessions decided these writes.
-            let elsewhere: [StoreEvent] = name == "written" && !ownCommits ? [.instanceElsewhere(greeting: false)] : []
-            return elsewhere + commits.compactMap { commit in
+            var events: [StoreEvent] = name == "written" && !ownCommits ? [.instanceElsewhere(greeting: false)] : []
+            events.append(contentsOf: commits.lazy.compactMap { commit -> StoreEvent? in
                 guard case .array(let values) = commit, values.count == 3 || values.count == 5, case .int(let user) = values[0],
                       case .int(let version) = values[1], case .int(let lastSeq) = values[2] else { return nil }
                 guard values.count == 5, !ownCommits else { return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq)) }
@@ -75,7 +75,8 @@ public enum PostgresStoreEvents {
                     ? try? AnnouncedChangeJSON.read(announced, factSeq: values[3].intValue.map(Int64.init)) : nil
                 let pushes = at.flatMap { AnnouncedChangeJSON.pushes(announced, lastSeq: Int64(lastSeq), at: $0) } ?? []
                 return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq), change: change, pushes: pushes)
-            }
+            })
+            return events
         case Self.greeting, Self.answer:
             return ownCommits ? [] : [.instanceElsewhere(greeting: name == Self.greeting)]
         case "tokens_revoked", "user_deleted":

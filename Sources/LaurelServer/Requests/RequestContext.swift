@@ -50,7 +50,8 @@ final class ServerResources: Sendable {
     /// Another instance greeted the others, answered a greeting or committed writes its sessions decided.
     func noteInstanceElsewhere(greeting: Bool) {
         metrics.countInstanceHeard(greeting: greeting)
-        instancesElsewhere.store(true, ordering: .relaxed)
+        // Heard with every notification of another instance's writes: the flag's line is written once, not each time.
+        if !instancesElsewhere.load(ordering: .relaxed) { instancesElsewhere.store(true, ordering: .relaxed) }
     }
 }
 

@@ -43,7 +43,7 @@ CREATE TYPE laurel.commit_part AS (
 	chosen json,
 	completed json,
 	push_kinds text[],
-	push_data json,
+	push_data json[],
 	has_figures boolean,
 	xp bigint,
 	level integer,
@@ -436,6 +436,22 @@ BEGIN
     PERFORM laurel.announce('user_deleted', p_user);
 END $$;
 
+CREATE FUNCTION laurel.fact_id_taken(kind text, user_id bigint, id text) RETURNS boolean
+    LANGUAGE plpgsql STABLE
+    AS $$
+BEGIN
+    RETURN CASE kind
+        WHEN 'log' THEN EXISTS (SELECT FROM laurel.logs l WHERE l.user_id = fact_id_taken.user_id AND l.id = fact_id_taken.id)
+        WHEN 'lesson' THEN EXISTS (
+            SELECT FROM laurel.lesson_completions c WHERE c.user_id = fact_id_taken.user_id AND c.id = fact_id_taken.id)
+        WHEN 'event' THEN EXISTS (
+            SELECT FROM laurel.reported_events e WHERE e.user_id = fact_id_taken.user_id AND e.id = fact_id_taken.id)
+        WHEN 'reminder' THEN EXISTS (
+            SELECT FROM laurel.reminders r WHERE r.user_id = fact_id_taken.user_id AND r.id = fact_id_taken.id)
+        ELSE false
+    END;
+END $$;
+
 CREATE FUNCTION laurel.friend_figures(p_users bigint[]) RETURNS TABLE(user_id bigint, name text, level integer, xp bigint, current_streak integer, last_active_day text, streak_holds_through text, time_zone text, rest_day smallint, vacation boolean)
     LANGUAGE sql STABLE
     AS $$
@@ -759,14 +775,18 @@ BEGIN
     WITH parts AS (
         -- Only the fields the statement reads: every step of the plan is made ready for its columns in every batch.
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
-        -- which the update below checks under the row lock. A lookup per part by key (a lateral subquery with a
-        -- limit cannot become a pass over a whole table, whatever the plan thought of its size).
+        -- which the update below checks under the row lock. A LOG's id is looked up here, by key (a lateral subquery
+        -- with a limit cannot become a pass over a whole table, whatever the plan thought of its size); the other
+        -- facts', rare, by laurel.fact_id_taken, so that no batch makes their look-ups ready.
         SELECT p.n, p.user_id, p.version, p.reloads, p.rebuilt, p.fact_kind, p.fact_id, p.activity, p.amount, p.at_us, p.day,
                p.local_hour, p.note, p.requested_us, p.response, p.unlocks, p.decided_us, p.push_kinds, p.push_data, p.has_figures,
                p.xp, p.level, p.max_level, p.current_streak, p.longest_streak, p.streak_freezes, p.streak_at_risk, p.last_active_day,
                p.streak_holds_through, p.challenge_xp, p.unlocked, p.total_logs, p.active_days, p.goal_met_week, p.allowance,
                p.allowance_us, p.latest_score_day, p.latest_scores, p.scores, p.chosen, p.completed, p.announce,
-               coalesce(cardinality(p.push_kinds), 0) AS push_count, seen.id IS NOT NULL AS taken,
+               coalesce(cardinality(p.push_kinds), 0) AS push_count,
+               CASE WHEN p.fact_kind = 'log' THEN seen.id IS NOT NULL
+                    WHEN p.fact_kind IS NOT NULL THEN laurel.fact_id_taken(p.fact_kind, p.user_id, p.fact_id)
+                    ELSE false END AS taken,
                -- What laurel.store_change_extras stores after this statement (rare: a LOG has none of it).
                (p.fact_kind IN ('lesson', 'event', 'reminder') OR p.deleted_log IS NOT NULL OR p.settings_zone IS NOT NULL
                 OR p.custom_activity IS NOT NULL OR p.templates IS NOT NULL OR p.deleted_templates IS NOT NULL
@@ -775,14 +795,7 @@ BEGIN
                (p.scores IS NOT NULL OR p.chosen IS NOT NULL OR p.completed IS NOT NULL) AS has_challenges
           FROM unnest(batch) AS p
           LEFT JOIN LATERAL (
-              SELECT l.id FROM laurel.logs l WHERE p.fact_kind = 'log' AND l.user_id = p.user_id AND l.id = p.fact_id
-              UNION ALL
-              SELECT c.id FROM laurel.lesson_completions c WHERE p.fact_kind = 'lesson' AND c.user_id = p.user_id AND c.id = p.fact_id
-              UNION ALL
-              SELECT e.id FROM laurel.reported_events e WHERE p.fact_kind = 'event' AND e.user_id = p.user_id AND e.id = p.fact_id
-              UNION ALL
-              SELECT r.id FROM laurel.reminders r WHERE p.fact_kind = 'reminder' AND r.user_id = p.user_id AND r.id = p.fact_id
-              LIMIT 1
+              SELECT l.id FROM laurel.logs l WHERE p.fact_kind = 'log' AND l.user_id = p.user_id AND l.id = p.fact_id LIMIT 1
           ) AS seen ON true
     ), stored AS (
         UPDATE laurel.progress g
@@ -840,7 +853,7 @@ BEGIN
         INSERT INTO laurel.pushes (user_id, seq, kind, data)
         SELECT s.user_id, s.bumped_last_seq - s.push_count + pushed.n, pushed.kind, pushed.data
           FROM stored s
-         CROSS JOIN LATERAL unnest(s.push_kinds, ARRAY(SELECT json_array_elements(s.push_data))) WITH ORDINALITY AS pushed(kind, data, n)
+         CROSS JOIN LATERAL unnest(s.push_kinds, s.push_data) WITH ORDINALITY AS pushed(kind, data, n)
     )
     SELECT CASE WHEN s.user_id IS NOT NULL THEN 'committed'
                 WHEN p.taken THEN 'duplicate'

@@ -72,7 +72,10 @@ import Testing
         let bytes = array.finish()
         let uuidBytes: [UInt8] = [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF]
         let uuidArray = Self.int32(1) + Self.int32(0) + Self.int32(2950) + Self.int32(1) + Self.int32(1) + Self.int32(16) + uuidBytes
-        let record = Self.int32(2) + Self.int32(114) + Self.int32(8) + Array("[{},[1]]".utf8)
+        // A json[]: one dimension, no NULLs, elements of type json, two of them from index 1, each with its length.
+        let jsonArray = Self.int32(1) + Self.int32(0) + Self.int32(114) + Self.int32(2) + Self.int32(1)
+            + Self.int32(2) + Array("{}".utf8) + Self.int32(3) + Array("[1]".utf8)
+        let record = Self.int32(2) + Self.int32(199) + Self.int32(Int32(jsonArray.count)) + jsonArray
             + Self.int32(2951) + Self.int32(Int32(uuidArray.count)) + uuidArray
         #expect(Array(bytes.dropFirst(20)) == Self.int32(Int32(record.count)) + record)
     }

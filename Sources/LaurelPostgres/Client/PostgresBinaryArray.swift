@@ -15,7 +15,7 @@ struct PostgresBinaryArray {
     /// Built-in types' OIDs (`pg_type.oid`, fixed since they are created at initdb) of the fields written here.
     enum FieldType: UInt32 {
         case bool = 16, int8 = 20, int2 = 21, int4 = 23, text = 25, json = 114, float8 = 701, date = 1082, uuid = 2950
-        case textArray = 1009, uuidArray = 2951
+        case jsonArray = 199, textArray = 1009, uuidArray = 2951
     }
 
     /// As long as the room made; the bytes after `count` are not written yet.
@@ -160,27 +160,23 @@ struct PostgresBinaryArray {
         utf8(value, as: type)
     }
 
-    /// A `json` array of elements that are JSON text already (pushes).
+    /// A `json[]` of elements that are JSON text already (pushes): PostgreSQL checks each as it reads it and hands
+    /// them on one by one (`unnest`), where a single `json` array had to be taken apart again for every part.
     mutating func jsonArray(of elements: some Collection<String>) {
-        let headerAt = count
-        write(upTo: 9) { start in
-            (start + 8).storeBytes(of: UInt8(ascii: "["), as: UInt8.self)
-            return 9
-        }
-        for (index, element) in elements.enumerated() {
-            if index > 0 { write(upTo: 1) { start in start.storeBytes(of: UInt8(ascii: ","), as: UInt8.self); return 1 } }
-            utf8Bytes(of: element)
-        }
-        write(upTo: 1) { start in start.storeBytes(of: UInt8(ascii: "]"), as: UInt8.self); return 1 }
-        header(.json, at: headerAt)
+        array(of: .json, elements, as: .jsonArray)
     }
 
     /// A `text[]` of `values` (one dimension, no NULLs).
     mutating func textArray(_ values: some Collection<String>) {
+        array(of: .text, values, as: .textArray)
+    }
+
+    /// An array of `values` (one dimension, no NULLs) whose elements are sent as their UTF-8 (`text`, `json`).
+    private mutating func array(of element: FieldType, _ values: some Collection<String>, as type: FieldType) {
         let headerAt = count
-        arrayHeader(of: .text, count: values.count)
+        arrayHeader(of: element, count: values.count)
         for value in values { utf8(value, as: nil) }
-        header(.textArray, at: headerAt)
+        header(type, at: headerAt)
     }
 
     /// A `uuid[]` of `values` (one dimension, no NULLs).
@@ -215,11 +211,6 @@ struct PostgresBinaryArray {
                 return header + utf8.count
             }
         }
-    }
-
-    private mutating func utf8Bytes(of value: String) {
-        var value = value
-        value.withUTF8 { utf8 in append(UnsafeRawBufferPointer(utf8)) }
     }
 
     /// The 20-byte header of an array field's value, after the field's own 8 bytes (filled in by ``header(_:at:)``).

@@ -69,8 +69,9 @@ enum CommitPartField: Int, CaseIterable {
         case .factKind, .factID, .activity, .lesson, .category, .event, .note, .deletedLog, .settingsZone, .snapshot, .response,
              .latestScores, .announce:
             .text
-        case .customActivity, .templates, .chosen, .completed, .pushData, .scores:
+        case .customActivity, .templates, .chosen, .completed, .scores:
             .json
+        case .pushData: .jsonArray
         case .day, .settingsDay, .lastActiveDay, .streakHoldsThrough, .goalMetWeek, .latestScoreDay:
             .date
         case .deletedTemplates: .uuidArray

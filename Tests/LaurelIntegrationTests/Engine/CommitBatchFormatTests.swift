@@ -102,6 +102,36 @@ import Testing
         #expect(part["announce"] == nil)
     }
 
+    /// A commit's pushes go in as two arrays, their kinds and their data (`json[]`), and are stored paired in order,
+    /// each with its own seq.
+    @Test func pushesAreStoredWithTheirOwnKindsAndData() async throws {
+        let user = try await LaurelTestDatabase.createUser("format-pushes")
+        let pool = try await UserCommitTests.poolWithCatalog()
+        let pushes = [
+            PushDraft(kind: .unlock, data: #"{"id":"first_exercise"}"#),
+            PushDraft(kind: .challenge, data: #"{"id":"daily-1","note":"a \"quoted\" word, [brackets] and, commas"}"#),
+            PushDraft(kind: .unlock, data: #"{"id":"early_bird"}"#),
+        ]
+        let results = try await pool.withConnection { connection in
+            try PostgresStore.storeCommits([UserCommitTests.commit(user, version: 0, logID: "format-pushes-1", pushes: pushes)], on: connection)
+        }
+        guard case .success(.committed(version: 1, lastSeq: 3, factSeq: _, let stored)) = results[0] else {
+            Issue.record("not committed: \(results[0])")
+            return
+        }
+        #expect(stored.map(\.seq) == [1, 2, 3])
+        let rows = try await pool.withConnection { connection in
+            try connection.query(
+                "SELECT seq::bigint AS seq, kind, data::text AS data FROM laurel.pushes WHERE user_id = $1::bigint ORDER BY seq",
+                [.int(Int(user.id.rawValue))])
+        }
+        #expect(try rows.map { "\(try $0.int("seq")) \(try $0.string("kind")) \(try $0.string("data"))" } == [
+            #"1 UNLOCK {"id":"first_exercise"}"#,
+            #"2 CHALLENGE {"id":"daily-1","note":"a \"quoted\" word, [brackets] and, commas"}"#,
+            #"3 UNLOCK {"id":"early_bird"}"#,
+        ])
+    }
+
     @Test func anEmptyBatchIsAnEmptyArray() async throws {
         #expect(try await Self.read([]).isEmpty)
     }

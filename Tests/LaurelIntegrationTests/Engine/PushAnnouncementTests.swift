@@ -45,6 +45,37 @@ import Testing
         #expect(announcements.joined().map(\.self) == expected)
     }
 
+    /// A batch that failed as a whole is stored again part by part, each in a subtransaction of its own: the parts
+    /// that committed are announced once each, in the batch's one transaction, and a part that failed or was stale
+    /// is not announced at all.
+    @Test func aBatchRetriedPartByPartAnnouncesOnlyWhatCommitted() async throws {
+        let good = try await LaurelTestDatabase.createUser("announce-retry-good")
+        let broken = try await LaurelTestDatabase.createUser("announce-retry-broken")
+        let stale = try await LaurelTestDatabase.createUser("announce-retry-stale")
+        let alsoGood = try await LaurelTestDatabase.createUser("announce-retry-also-good")
+        let pool = try await UserCommitTests.poolWithCatalog()
+        let batch = [
+            UserCommitTests.commit(good, version: 0, logID: "retry-good-1"),
+            // An amount the table's check refuses: the batch fails, and then this part alone.
+            UserCommitTests.commit(broken, version: 0, logID: "retry-broken-1", amount: 0),
+            UserCommitTests.commit(stale, version: 4, logID: "retry-stale-1"),
+            UserCommitTests.commit(alsoGood, version: 0, logID: "retry-also-good-1"),
+        ]
+        let (results, notifications) = try await Self.store(batch, listening: pool)
+        guard case .success(.committed) = results[0], case .failure(.failed) = results[1], case .success(.stale) = results[2],
+            case .success(.committed) = results[3]
+        else {
+            Issue.record("unexpected outcomes: \(results)")
+            return
+        }
+        let ours = Set([good, broken, stale, alsoGood].map(\.id))
+        let announced = notifications.compactMap { PostgresStoreEvents.events(from: $0.payload) }.joined().compactMap { event -> UserID? in
+            if case .committed(let user, _, _, _, _) = event, ours.contains(user) { return user }
+            return nil
+        }
+        #expect(announced.sorted { $0.rawValue < $1.rawValue } == [good.id, alsoGood.id].sorted { $0.rawValue < $1.rawValue })
+    }
+
     /// A pool knows the backends its connections are served by, so that the notifications of its own commits are
     /// told from the others' (`PostgresNotification.senderPID`).
     @Test func aPoolKnowsItsBackends() async throws {

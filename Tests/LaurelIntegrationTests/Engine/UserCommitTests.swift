@@ -88,6 +88,44 @@ import Testing
             "SELECT data->>'id' FROM laurel.pushes WHERE user_id = $1::bigint AND seq = 1", [.int(Int(good.id.rawValue))]) == "first_exercise")
     }
 
+    /// A fact's id is its idempotency key, whatever its kind: `laurel.fact_id_taken` (which a batch asks for every
+    /// fact but a LOG) finds an id stored for the user, and neither another id nor the same id of another user.
+    @Test func aFactIDIsTakenOnlyForItsUserAndKind() async throws {
+        let owner = try await LaurelTestDatabase.createUser("fact-id-owner")
+        let other = try await LaurelTestDatabase.createUser("fact-id-other")
+        let pool = try await Self.poolWithCatalog()
+        _ = try await pool.withConnection { connection in
+            try PostgresStore.storeCommits([Self.commit(owner, version: 0, logID: "taken-log")], on: connection)
+        }
+        let user = [PostgresValue.int(Int(owner.id.rawValue))]
+        _ = try await LaurelTestDatabase.scalar(
+            """
+            WITH lesson AS (
+                INSERT INTO laurel.lesson_completions (user_id, id, lesson_id, category, at, day, response)
+                VALUES ($1::bigint, 'taken-lesson', 'breathing-1', 'breathing', now(), current_date, '{}')
+            ), event AS (
+                INSERT INTO laurel.reported_events (user_id, id, name, at, day, response)
+                VALUES ($1::bigint, 'taken-event', 'session_started', now(), current_date, '{}')
+            )
+            INSERT INTO laurel.reminders (user_id, id, at, day, window_minutes, answered, response)
+            VALUES ($1::bigint, 'taken-reminder', now(), current_date, 30, false, '{}')
+            RETURNING 'stored'
+            """, user)
+        for kind in ["log", "lesson", "event", "reminder"] {
+            func taken(_ user: TestUser, _ id: String, as kind: String = kind) async throws -> String? {
+                try await LaurelTestDatabase.scalar(
+                    "SELECT laurel.fact_id_taken($1::text, $2::bigint, $3::text)::text",
+                    [.text(kind), .int(Int(user.id.rawValue)), .text(id)])
+            }
+            #expect(try await taken(owner, "taken-\(kind)") == "true", "\(kind)")
+            #expect(try await taken(owner, "free-\(kind)") == "false", "\(kind)")
+            #expect(try await taken(other, "taken-\(kind)") == "false", "\(kind)")
+        }
+        // An id is taken within its own kind only.
+        #expect(try await LaurelTestDatabase.scalar(
+            "SELECT laurel.fact_id_taken('lesson', $1::bigint, 'taken-log')::text", user) == "false")
+    }
+
     @Test func commitsArrivingTogetherShareBatchesAndAllLand() async throws {
         _ = try await Self.poolWithCatalog()
         var users: [TestUser] = []

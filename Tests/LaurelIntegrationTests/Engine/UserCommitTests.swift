@@ -88,6 +88,39 @@ import Testing
             "SELECT data->>'id' FROM laurel.pushes WHERE user_id = $1::bigint AND seq = 1", [.int(Int(good.id.rawValue))]) == "first_exercise")
     }
 
+    /// A fact's id is its idempotency key (protocol.md: the same `id` again counts nothing twice), for every kind a
+    /// commit stores: the second commit of an id is told `duplicate` and stores nothing, the version unmoved. A LOG's
+    /// id is looked up in the batch statement itself, the other kinds' by `laurel.fact_id_taken`.
+    @Test func aRepeatedFactIDOfEveryKindIsADuplicate() async throws {
+        let pool = try await Self.poolWithCatalog()
+        let kinds: [(String, NewFact.Content)] = [
+            ("log", .log(activityID: "squats", amount: 5, localHour: 12, note: nil)),
+            ("lesson", .lesson(Catalog.Lesson(id: "breathing-1", category: "breathing"))),
+            ("event", .event(name: "session_started")),
+            ("reminder", .reminder(windowMinutes: 30, answered: false)),
+        ]
+        for (kind, content) in kinds {
+            let user = try await LaurelTestDatabase.createUser("repeated-\(kind)")
+            func commit(version: Int64) -> UserCommit {
+                Self.commit(user, version: version, logID: "same-\(kind)") { writes in
+                    writes.fact = NewFact(
+                        content: content, id: "same-\(kind)", at: Self.decidedAt, day: LocalDay(year: 2026, month: 9, day: 21)!,
+                        requestedAt: Self.decidedAt)
+                }
+            }
+            let (once, twice) = (commit(version: 0), commit(version: 1))
+            let first = try await pool.withConnection { connection in try PostgresStore.storeCommits([once], on: connection) }
+            guard case .success(.committed(version: 1, lastSeq: _, factSeq: _, pushes: _)) = first[0] else {
+                Issue.record("\(kind): the first was not committed: \(first[0])")
+                continue
+            }
+            let again = try await pool.withConnection { connection in try PostgresStore.storeCommits([twice], on: connection) }
+            #expect(try again[0].get() == .duplicate, "\(kind)")
+            #expect(try await LaurelTestDatabase.scalar(
+                "SELECT version::text FROM laurel.progress WHERE user_id = $1::bigint", [.int(Int(user.id.rawValue))]) == "1", "\(kind)")
+        }
+    }
+
     /// A fact's id is its idempotency key, whatever its kind: `laurel.fact_id_taken` (which a batch asks for every
     /// fact but a LOG) finds an id stored for the user, and neither another id nor the same id of another user.
     @Test func aFactIDIsTakenOnlyForItsUserAndKind() async throws {

@@ -113,21 +113,25 @@ import Testing
     /// period of the window the session lacks, in one read, and the rest read nothing.
     @Test func backfillsOverManyDaysReadThePastPeriodsOnce() async throws {
         let user = try await LaurelTestDatabase.createUser("challenge-backfill-burst")
+        // The server's clock at noon of today: the days below stay its days at any hour the test runs.
+        var configuration = ServerConfiguration(port: 0)
+        configuration.clock = TestClock.middayClock()
+        let now = configuration.clock.now
+        let today = TestClock.day(of: configuration.clock)
         // Chosen when yesterday and four days ago were today: two logs each complete them.
         for daysBack in [1, 4] {
             try await LaurelTestDatabase.scalar(
                 """
                 INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, chosen_at)
-                VALUES ($1::bigint, 'daily', (now() AT TIME ZONE 'UTC')::date - $2::int, 0, 'logs_today', 'Log 2 exercises', 2, 20,
-                        now() - $2::int * interval '1 day')
-                """, [.int(Int(user.id.rawValue)), .int(daysBack)])
+                VALUES ($1::bigint, 'daily', $2::date, 0, 'logs_today', 'Log 2 exercises', 2, 20, $3::timestamptz)
+                """, [.int(Int(user.id.rawValue)), .text(today.adding(days: -daysBack).description),
+                      .text(Timestamp.format(now.addingTimeInterval(-Double(daysBack) * 86_400)))])
         }
-        try await TestServer.withServer(challenges: true) { server in
+        try await TestServer.withServer(configuration: configuration, challenges: true) { server in
             let client = try await PushRecorder.authenticated(port: server.port, token: user.token)
             Engine.ok(try await client.request("LOG", Engine.log("lunges", amount: 1, id: "today")))
             #expect(server.counter(Self.pieceReads) == 0, "today's periods came with the session")
 
-            let now = Date()
             for daysBack in 1...12 {
                 for n in 0..<(daysBack == 1 || daysBack == 4 ? 2 : 1) {
                     let at = now.addingTimeInterval(-Double(daysBack) * 86_400)

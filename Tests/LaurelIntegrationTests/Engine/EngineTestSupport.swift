@@ -3,6 +3,7 @@ import LaurelClient
 import LaurelCore
 import LaurelJSON
 import LaurelProtocol
+import LaurelServer
 import Synchronization
 import Testing
 
@@ -116,6 +117,18 @@ enum TestClock {
     /// The user's local date now.
     static func today(in zone: TimeZone = utc) -> LocalDay {
         LocalDay(of: Date(), in: zone)
+    }
+
+    /// A server clock that reads noon UTC of today now and runs on from there. A test that gives it to its server and
+    /// takes its days from it (`day(of:)`) keeps one "today" whatever the hour it runs at: a run across midnight UTC
+    /// (or from a Sunday into a Monday) would otherwise take "today" on one day and let the server decide on the next.
+    static func middayClock() -> ServerClock {
+        .starting(at: utc(today()))
+    }
+
+    /// The UTC date a server clock reads now.
+    static func day(of clock: ServerClock) -> LocalDay {
+        LocalDay(of: clock.now, in: utc)
     }
 
     /// The instant of a UTC wall-clock reading on `day`.

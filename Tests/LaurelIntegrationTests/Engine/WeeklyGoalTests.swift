@@ -12,9 +12,26 @@ import Testing
 @Suite struct WeeklyGoalTests {
     static let standfit = try! ShippedCatalogs.load("standfit")
 
+    /// The servers' clock, at noon of the day the test began: weeks are counted from one "today" at any hour.
+    let clock = TestClock.middayClock()
+
+    var today: LocalDay { TestClock.day(of: clock) }
+
+    /// A server on the test's clock.
+    func run(_ body: @Sendable (_ port: Int) async throws -> Void) async throws {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.clock = clock
+        try await TestServer.run(configuration: configuration, body)
+    }
+
+    /// The recomputation of the user's figures as of the test's clock.
+    func recomputed(_ user: TestUser, zone: TimeZone = TestClock.utc) async throws -> RecomputedProgress {
+        try await RecomputedProgress.read(user, zone: zone, catalog: Self.standfit, now: clock.now)
+    }
+
     /// Noon UTC on `weekday` (0 = Monday) of the ISO week `weeksAgo` weeks before today's.
-    static func noon(weeksAgo: Int, weekday: Int) -> Date {
-        TestClock.utc(TestClock.today().monday.adding(days: weekday - 7 * weeksAgo))
+    func noon(weeksAgo: Int, weekday: Int) -> Date {
+        TestClock.utc(today.monday.adding(days: weekday - 7 * weeksAgo))
     }
 
     static func weekly(_ profile: JSONObject) -> (goal: Int, current: Int, longest: Int, thisWeek: Int, met: Bool) {
@@ -25,7 +42,7 @@ import Testing
 
     @Test func metWeeksBuildTheStreakAndGoalIsPushedOnceAWeek() async throws {
         let user = try await LaurelTestDatabase.createUser("weekly-goal")
-        try await TestServer.run { port in
+        try await run { port in
             let client = try await PushRecorder.authenticated(port: port, token: user.token)
             // From today the goal is one day a week; the weeks before today keep the default goal of three.
             #expect(Engine.ok(try await client.request("SETTINGS", ["weekly_goal": 1]))["weekly_goal"] == 1)
@@ -33,7 +50,7 @@ import Testing
             for weeksAgo in 1...3 {
                 for weekday in 0..<3 {
                     let id = "w\(weeksAgo)-\(weekday)"
-                    Engine.ok(try await client.request("LOG", Engine.log("squats", at: Self.noon(weeksAgo: weeksAgo, weekday: weekday), id: id)))
+                    Engine.ok(try await client.request("LOG", Engine.log("squats", at: noon(weeksAgo: weeksAgo, weekday: weekday), id: id)))
                     ids[weeksAgo, default: []].append(id)
                 }
             }
@@ -46,7 +63,7 @@ import Testing
             #expect(Engine.ids(met["unlocked"]).contains("goal_getter_4"))
             let pushes = try await client.wait { $0.contains { $0.kind == "GOAL" } }
             let goal = try #require(pushes.first { $0.kind == "GOAL" })
-            #expect(goal.object["week"]?.stringValue == TestClock.today().isoWeek.description)
+            #expect(goal.object["week"]?.stringValue == today.isoWeek.description)
             #expect(goal.object["weekly_streak"] == [
                 "goal": 1, "current": 4, "longest": 4, "this_week": 1, "met": true, "at_risk": false,
             ])
@@ -67,20 +84,20 @@ import Testing
             let unlock = Engine.ok(try await client.request("ACHIEVEMENT", ["id": "goal_getter_4"]))
             #expect(unlock["unlocked_at"] != nil)
             #expect(unlock["progress"]?.intValue == 2)
-            try await RecomputedProgress.read(user, zone: TestClock.utc, catalog: Self.standfit)
+            try await recomputed(user)
                 .expectAgreement(with: client.client, catalog: Self.standfit, "weekly goal")
         }
     }
 
     @Test func aRestDayCountsTowardTheGoalAndIsPushedAtTheChange() async throws {
         let user = try await LaurelTestDatabase.createUser("weekly-rest")
-        try await TestServer.run { port in
+        try await run { port in
             let client = try await PushRecorder.authenticated(port: port, token: user.token)
-            Engine.ok(try await client.request("LOG", Engine.log("squats", at: Self.noon(weeksAgo: 1, weekday: 2))))
+            Engine.ok(try await client.request("LOG", Engine.log("squats", at: noon(weeksAgo: 1, weekday: 2))))
             #expect(Self.weekly(Engine.ok(try await client.request("PROFILE"))) == (3, 0, 0, 0, false))
             // Today becomes the rest day and one day is the goal: today counts, the week is met without a log.
             let changed = Engine.ok(try await client.request(
-                "SETTINGS", ["rest_day": .string(TestClock.today().weekday.name), "weekly_goal": 1]))
+                "SETTINGS", ["rest_day": .string(today.weekday.name), "weekly_goal": 1]))
             #expect(changed["weekly_goal"] == 1)
             let pushes = try await client.wait { $0.contains { $0.kind == "GOAL" } }
             #expect(pushes.first { $0.kind == "GOAL" }?.object["weekly_streak"]?["this_week"] == 1)
@@ -88,7 +105,7 @@ import Testing
             // A log on the rest day counts once.
             Engine.ok(try await client.request("LOG", Engine.log("squats")))
             #expect(Self.weekly(Engine.ok(try await client.request("PROFILE"))).thisWeek == 1)
-            try await RecomputedProgress.read(user, zone: TestClock.utc, catalog: Self.standfit)
+            try await recomputed(user)
                 .expectAgreement(with: client.client, catalog: Self.standfit, "rest day")
         }
     }
@@ -98,16 +115,16 @@ import Testing
     @Test func aMoveWestLeavesTodaysLogAheadOfToday() async throws {
         let user = try await LaurelTestDatabase.createUser("weekly-move", timeZone: "Pacific/Kiritimati")
         let pagoPago = TimeZone(identifier: "Pacific/Pago_Pago")!
-        try await TestServer.run { port in
+        try await run { port in
             let client = try await PushRecorder.authenticated(port: port, token: user.token)
             let logged = Engine.ok(try await client.request("LOG", Engine.log("squats", id: "ahead")))
-            Engine.ok(try await client.request("LOG", Engine.log("squats", at: Date().addingTimeInterval(-8 * 86_400))))
+            Engine.ok(try await client.request("LOG", Engine.log("squats", at: clock.now.addingTimeInterval(-8 * 86_400))))
             Engine.ok(try await client.request("SETTINGS", ["time_zone": "Pacific/Pago_Pago"]))
             let day = try #require(logged["log"]?["day"]?.stringValue.flatMap(LocalDay.init))
-            #expect(day > TestClock.today(in: pagoPago))
+            #expect(day > LocalDay(of: clock.now, in: pagoPago))
             let profile = Engine.ok(try await client.request("PROFILE"))
             #expect(Self.weekly(profile).thisWeek == 0)
-            try await RecomputedProgress.read(user, zone: pagoPago, catalog: Self.standfit)
+            try await recomputed(user, zone: pagoPago)
                 .expectAgreement(with: client.client, catalog: Self.standfit, "moved west")
         }
     }
@@ -118,7 +135,7 @@ import Testing
         let away = try await LaurelTestDatabase.createUser("weekly-vacation")
         let home = try await LaurelTestDatabase.createUser("weekly-home")
         let pool = try await LaurelTestDatabase.admin()
-        let wednesday = TestClock.today().monday.adding(days: 2 - 14)
+        let wednesday = today.monday.adding(days: 2 - 14)
         try await pool.transaction { connection in
             for (day, vacation) in [(wednesday, true), (wednesday.next, false)] {
                 _ = try connection.execute(
@@ -128,17 +145,17 @@ import Testing
                     """, [.int(Int(away.id.rawValue)), .text(day.description), .bool(vacation)])
             }
         }
-        try await TestServer.run { port in
+        try await run { port in
             for (user, expected) in [(away, (3, 2, 2, 0, false)), (home, (3, 1, 1, 0, false))] {
                 let client = try await PushRecorder.authenticated(port: port, token: user.token)
                 for weeksAgo in [3, 1] {
                     for weekday in 0..<3 {
-                        Engine.ok(try await client.request("LOG", Engine.log("plank", at: Self.noon(weeksAgo: weeksAgo, weekday: weekday))))
+                        Engine.ok(try await client.request("LOG", Engine.log("plank", at: noon(weeksAgo: weeksAgo, weekday: weekday))))
                     }
                 }
                 let profile = Engine.ok(try await client.request("PROFILE"))
                 #expect(Self.weekly(profile) == expected, "\(user.name)")
-                try await RecomputedProgress.read(user, zone: TestClock.utc, catalog: Self.standfit)
+                try await recomputed(user)
                     .expectAgreement(with: client.client, catalog: Self.standfit, user.name)
             }
         }

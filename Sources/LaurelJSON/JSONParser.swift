@@ -45,7 +45,7 @@ public enum JSONParser {
 struct JSONByteParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
-    private var depth = 0
+    var depth = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -63,7 +63,7 @@ struct JSONByteParser {
 
     // MARK: Values
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard position < bytes.count else {
             throw error("unexpected end of input, expected a value")
         }
@@ -79,7 +79,7 @@ struct JSONByteParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         guard bytes.count - position >= count else {
             throw error("invalid literal")
@@ -91,7 +91,7 @@ struct JSONByteParser {
         position += count
     }
 
-    private mutating func enterContainer() throws(JSONParseError) {
+    mutating func enterContainer() throws(JSONParseError) {
         depth += 1
         if depth > JSONParser.maximumDepth {
             throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
@@ -171,7 +171,7 @@ struct JSONByteParser {
 
     // MARK: Numbers
 
-    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = position
         let negative = peek() == UInt8(ascii: "-")
         if negative {
@@ -251,7 +251,7 @@ struct JSONByteParser {
         position < bytes.count ? bytes[position] : nil
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1

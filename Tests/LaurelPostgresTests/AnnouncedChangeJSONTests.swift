@@ -44,7 +44,14 @@ import Testing
     static func roundTrip(_ change: AnnouncedChange, factSeq: Int64?) throws -> AnnouncedChange {
         var json = JSONWriter()
         AnnouncedChangeJSON.write(change, into: &json)
-        return try AnnouncedChangeJSON.read(JSONParser.parse(json.text), factSeq: factSeq)
+        return try Self.read(json.text, factSeq: factSeq)
+    }
+
+    static func read(_ announcement: String, factSeq: Int64?) throws -> AnnouncedChange {
+        let read = try JSONReader.read(announcement) { reader throws(JSONParseError) in
+            try AnnouncedChangeJSON.read(from: &reader, factSeq: factSeq, lastSeq: 0, at: nil)
+        }
+        return try #require(read.change)
     }
 
     @Test func aChangeIsReadAsItWasWrittenWithTheFactsSeq() throws {
@@ -104,6 +111,43 @@ import Testing
         #expect(PostgresStoreEvents.events(from: #"{"event":"committed","at_us":1,"users":[[3, 8, 12, null, {"pushes":[["NOPE","{}"]]}]]}"#) == [
             .committed(UserID(3), version: 8, lastSeq: 12),
         ])
+    }
+
+    /// The announcement is read member by member: members in another order, spaces between them and members this
+    /// server does not know change nothing.
+    @Test func anAnnouncementIsReadWhateverTheOrderOfItsMembers() throws {
+        var json = JSONWriter()
+        AnnouncedChangeJSON.write(Self.change, into: &json)
+        guard case .object(let written) = try JSONParser.parse(json.text) else { Issue.record("not an object"); return }
+        var reordered = JSONObject()
+        reordered["from_a_later_version"] = ["nested": [1, "]}", ["x": nil]]]
+        for (key, value) in written.reversed() {
+            // The latest day's scores keep their order: they are a list.
+            if case .object(let members) = value, key != "latest_scores" {
+                var inner = JSONObject()
+                for (name, member) in members.reversed() { inner[name] = member }
+                reordered[key] = .object(inner)
+            } else {
+                reordered[key] = value
+            }
+        }
+        let spaced = JSONValue.object(reordered).serialized()
+            .replacingOccurrences(of: ",\"", with: ", \"").replacingOccurrences(of: "\":", with: "\" : ")
+        #expect(try Self.read(spaced, factSeq: 42) == Self.change.with(factSeq: 42))
+    }
+
+    /// A figure of the wrong kind, or one missing, makes the change unreadable, not the notification: the commit and
+    /// the other users' changes are kept.
+    @Test func aFigureOfTheWrongKindLeavesOutTheChangeOnly() throws {
+        var json = JSONWriter()
+        AnnouncedChangeJSON.write(Self.change, into: &json)
+        for broken in [json.text.replacingOccurrences(of: #""xp":240"#, with: #""xp":"240""#),
+                       json.text.replacingOccurrences(of: #""total_logs":41,"#, with: "")] {
+            let payload = #"{"event":"committed","users":[[1, 5, 0, 42, "# + broken + "], [2, 5, 0, 42, " + json.text + "]]}"
+            #expect(PostgresStoreEvents.events(from: payload) == [
+                .committed(UserID(1), version: 5, lastSeq: 0), .committed(UserID(2), version: 5, lastSeq: 0, change: Self.change.with(factSeq: 42)),
+            ])
+        }
     }
 
     /// A change this server cannot read still tells of the commit: the session there catches up by reading.

@@ -11,8 +11,8 @@ import Testing
         #expect(events == [.committed(UserID(1), version: 7, lastSeq: 3), .committed(UserID(2), version: 1, lastSeq: 0)])
     }
 
-    /// A notification of this process's own commits is read for where its users stand only, straight from its
-    /// bytes: what its commits announce (a change, pushes) is passed over, brackets and quotes in strings included.
+    /// A notification of this process's own commits is read for where its users stand only: what its commits announce
+    /// (a change, pushes) is passed over, brackets and quotes in strings included.
     @Test func ownCommitsAreReadForWhereTheirUsersStandOnly() {
         let announced = #"{"figures":{"xp":5},"pushes":[["UNLOCK","{\"id\":\"a]}\\\"\",\"n\":[1,{}]}"],["LEVEL","{}"]]}"#
         let payload = #"{"event":"committed","at_us":1795000000123456,"users":[[1,7,3],[2,5,12,42,"# + announced + #"],[3,9,4,null,{}],[4, 2, 1]]}"#
@@ -20,18 +20,21 @@ import Testing
             .committed(UserID(1), version: 7, lastSeq: 3), .committed(UserID(2), version: 5, lastSeq: 12),
             .committed(UserID(3), version: 9, lastSeq: 4), .committed(UserID(4), version: 2, lastSeq: 1),
         ]
-        #expect(CommittedStandings.read(payload) == standings)
         #expect(PostgresStoreEvents.events(from: payload, ownCommits: true) == standings)
         // Read in full, the second commit's pushes come with it (its change is not one this server can read).
         let general = PostgresStoreEvents.events(from: payload)
         #expect(general?.count == 4)
         if case .committed(_, _, _, nil, let pushes)? = general?[1] { #expect(pushes.map(\.seq) == [11, 12]) } else { Issue.record("\(String(describing: general))") }
-        // Another shape (spaces after the colons) is left to the general reading, which leaves the announcements out.
+        // Spaces after the colons change nothing.
         let spaced = #"{"event": "committed", "at_us": 1, "users": [[2, 5, 12, 42, "# + announced + "]]}"
-        #expect(CommittedStandings.read(spaced) == nil)
         #expect(PostgresStoreEvents.events(from: spaced, ownCommits: true) == [.committed(UserID(2), version: 5, lastSeq: 12)])
-        for broken in [#"{"event":"committed","users":[[1,7]]}"#, #"{"event":"committed","users":[[1,7,3,4,{"a":"]}"#, #"{"event":"committed","users":[[1,7,3]]"#] {
-            #expect(CommittedStandings.read(broken) == nil, "\(broken)")
+        // A commit of another shape is left out; text that is not JSON is no notification at all.
+        #expect(PostgresStoreEvents.events(from: #"{"event":"committed","users":[[1,7],[2,5,1]]}"#, ownCommits: true)
+            == [.committed(UserID(2), version: 5, lastSeq: 1)])
+        for broken in [#"{"event":"committed","users":[[1,7,3,4,{"a":"]}"#, #"{"event":"committed","users":[[1,7,3]]"#,
+                       #"{"event":"committed","users":[[1,7,3] [2,5,1]]}"#, #"{"event":"committed"}"#] {
+            #expect(PostgresStoreEvents.events(from: broken, ownCommits: true) == nil, "\(broken)")
+            #expect(PostgresStoreEvents.events(from: broken) == nil, "\(broken)")
         }
     }
 

@@ -28,22 +28,41 @@ struct PostgresUserReader: UserReader {
     /// The latest day's scores from the columns `latest_score_day` (text) and `latest_scores` (JSON text, as
     /// `laurel.store_changes` stores it: `{"BOARD": [score, reached_us], ...}`), in the order stored.
     static func latestScores(_ row: PostgresRow) throws -> LatestDayScores {
-        try latestScores(day: row.optionalString("latest_score_day"), scores: row.optionalString("latest_scores").map(JSONParser.parse))
-    }
-
-    /// The latest day's scores from the day and the JSON object `laurel.progress.latest_scores` keeps.
-    static func latestScores(day: String?, scores: JSONValue?) throws -> LatestDayScores {
-        guard let day = day.flatMap(LocalDay.init) else { return LatestDayScores() }
-        guard case .object(let stored)? = scores else { return LatestDayScores(day: day) }
-        var scores: [LatestDayScores.Score] = []
-        for (name, value) in stored {
-            guard let board = LeaderboardBoard(name), let pair = value.arrayValue, pair.count == 2, let score = pair[0].intValue,
-                  let reached = pair[1].intValue else {
-                throw StoreError.failed("a stored latest day score is malformed: \(name) \(value)")
-            }
-            scores.append(.init(board: board, score: score, reachedAt: PostgresTimestamp.date(microseconds: reached)))
+        guard let day = try row.optionalString("latest_score_day").flatMap(LocalDay.init) else { return LatestDayScores() }
+        guard let text = try row.optionalString("latest_scores") else { return LatestDayScores(day: day) }
+        guard let scores = try JSONReader.read(text, { reader throws(JSONParseError) in try Self.scores(from: &reader) }) else {
+            throw StoreError.failed("a stored latest day score is malformed: \(text)")
         }
         return LatestDayScores(day: day, scores: scores)
+    }
+
+    /// The scores of a JSON object `{"BOARD": [score, reached_us], ...}` (`laurel.progress.latest_scores`, and an
+    /// announced change's), in its order: none for `null`, nil when one cannot be read.
+    static func scores(from reader: inout JSONReader) throws(JSONParseError) -> [LatestDayScores.Score]? {
+        if try reader.takeNull() { return [] }
+        guard try reader.beginObjectIfPresent() else { return nil }
+        var scores: [LatestDayScores.Score]? = []
+        scores?.reserveCapacity(4)
+        while let name = try reader.nextKey() {
+            // [score, reached_us]
+            var (score, reached, count): (Int?, Int?, Int) = (nil, nil, 0)
+            if try reader.beginArrayIfPresent() {
+                while try reader.nextElement() {
+                    count += 1
+                    switch count {
+                    case 1: score = try reader.int()
+                    case 2: reached = try reader.int()
+                    default: try reader.skipValue()
+                    }
+                }
+            }
+            guard let board = LeaderboardBoard(name), count == 2, let score, let reached else {
+                scores = nil
+                continue
+            }
+            scores?.append(.init(board: board, score: score, reachedAt: PostgresTimestamp.date(microseconds: reached)))
+        }
+        return scores
     }
 
     /// The figure columns of `laurel.progress`, as ``figures(_:)`` and ``allowance(_:)`` read them.

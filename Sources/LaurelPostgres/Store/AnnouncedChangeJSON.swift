@@ -89,68 +89,6 @@ enum AnnouncedChangeJSON {
         }
     }
 
-    /// Whether an announcement holds a change (and not pushes alone).
-    static func announcesChange(_ value: JSONValue) -> Bool {
-        value.objectValue?["figures"] != nil
-    }
-
-    /// The pushes an announcement carries, the last of them at `lastSeq`, all stored at `at`; none when it carries
-    /// none, nil when they cannot be read (the instance then reads them back).
-    static func pushes(_ value: JSONValue, lastSeq: Int64, at: Date) -> [StoredPush]? {
-        guard let list = value.objectValue?["pushes"] else { return [] }
-        guard let items = list.arrayValue else { return nil }
-        let first = lastSeq - Int64(items.count) + 1
-        var pushes: [StoredPush] = []
-        pushes.reserveCapacity(items.count)
-        for (offset, item) in items.enumerated() {
-            guard let pair = item.arrayValue, pair.count == 2, let kind = pair[0].stringValue.flatMap(PushKind.init(rawValue:)),
-                  let data = pair[1].stringValue else { return nil }
-            pushes.append(StoredPush(seq: first + Int64(offset), kind: kind, at: at, data: data))
-        }
-        return pushes
-    }
-
-    /// The change written by ``write(_:pushes:into:)``; the fact's seq is the one the store gave it.
-    static func read(_ value: JSONValue, factSeq: Int64?) throws -> AnnouncedChange {
-        guard let object = value.objectValue else { throw StoreError.failed("an announced change is not an object") }
-        var fact: AnnouncedChange.Fact?
-        if let log = object["log"]?.objectValue {
-            guard let id = log["id"]?.stringValue, let activity = log["activity"]?.stringValue, let amount = log["amount"]?.intValue,
-                  let at = log["at_us"]?.intValue, let day = log["day"]?.stringValue.flatMap(LocalDay.init), let hour = log["hour"]?.intValue else {
-                throw StoreError.failed("an announced log is malformed")
-            }
-            fact = .log(LoggedFact(id: id, activity: activity, amount: amount, at: PostgresTimestamp.date(microseconds: at), day: day, localHour: hour))
-        } else if let lesson = object["lesson"]?.objectValue {
-            guard let id = lesson["lesson"]?.stringValue, let category = lesson["category"]?.stringValue,
-                  let day = lesson["day"]?.stringValue.flatMap(LocalDay.init) else { throw StoreError.failed("an announced lesson is malformed") }
-            fact = .lesson(LessonCompletion(lesson: id, category: category, day: day))
-        } else if let event = object["event"]?.objectValue {
-            guard let name = event["name"]?.stringValue, let at = event["at_us"]?.intValue else {
-                throw StoreError.failed("an announced event is malformed")
-            }
-            fact = .event(ReportedEvent(name: name, at: PostgresTimestamp.date(microseconds: at)))
-        }
-        var unlocked: [String: Date] = [:]
-        for (id, at) in object["unlocked"]?.objectValue ?? [:] {
-            guard let micros = at.intValue else { throw StoreError.failed("an announced unlock is malformed") }
-            unlocked[id] = PostgresTimestamp.date(microseconds: micros)
-        }
-        guard let figures = object["figures"]?.objectValue else { throw StoreError.failed("an announced change has no figures") }
-        var allowance = LogAllowance()
-        if let pair = object["allowance"]?.arrayValue {
-            guard pair.count == 2, let available = pair[0].doubleValue, let at = pair[1].intValue else {
-                throw StoreError.failed("an announced allowance is malformed")
-            }
-            allowance = LogAllowance(available: available, at: PostgresTimestamp.date(microseconds: at))
-        }
-        return AnnouncedChange(
-            fact: fact, factSeq: factSeq, unlocked: unlocked,
-            // Only the periods the rows name: each row names its own.
-            challenges: try PostgresStore.challenges(object["challenges"]?.arrayValue ?? [], of: []), figures: try Self.figures(figures), allowance: allowance,
-            latestScores: try PostgresUserReader.latestScores(
-                day: object["latest_score_day"]?.stringValue, scores: object["latest_scores"]))
-    }
-
     /// A stored challenge as `laurel.changes_since` makes a row of it.
     private static func write(_ challenge: StoredChallenge, of period: ChallengeBook.Period, into json: inout JSONWriter) {
         let choice = challenge.choice
@@ -166,27 +104,5 @@ enum AnnouncedChangeJSON {
         json.field("hour", ifPresent: choice.hour)
         json.field("completed_us", ifPresent: challenge.completedAt.map(PostgresTimestamp.microseconds))
         json.endObject()
-    }
-
-    private static func figures(_ object: JSONObject) throws -> ProgressFigures {
-        func int(_ name: String) throws -> Int {
-            guard let value = object[name]?.intValue else { throw StoreError.failed("an announced figure is malformed: \(name)") }
-            return value
-        }
-        func day(_ name: String) -> LocalDay? { object[name]?.stringValue.flatMap(LocalDay.init) }
-        var figures = ProgressFigures()
-        figures.xp = try int("xp")
-        figures.level = try int("level")
-        figures.highestLevel = try int("max_level")
-        figures.shownStreak = StreakState(
-            current: try int("current_streak"), longest: try int("longest_streak"), freezes: try int("streak_freezes"),
-            atRisk: object["streak_at_risk"]?.boolValue ?? false, lastActiveDay: day("last_active_day"))
-        figures.streakHoldsThrough = day("streak_holds_through")
-        figures.challengeXP = try int("challenge_xp")
-        figures.unlocked = try int("unlocked")
-        figures.totalLogs = try int("total_logs")
-        figures.activeDays = try int("active_days")
-        figures.goalMetWeek = day("goal_met_week").map(\.isoWeek)
-        return figures
     }
 }

@@ -54,29 +54,14 @@ public enum PostgresStoreEvents {
     /// The events of one notification; nil when it is not one this server knows. Of a notification of this process's
     /// own commits (`ownCommits`) only where its users stand is read, not what they announce.
     static func events(from payload: String, ownCommits: Bool = false) -> [StoreEvent]? {
-        if ownCommits, let standings = CommittedStandings.read(payload) { return standings }
+        // Nearly every notification is one of commits, read without a tree (CommitNotification); the rest are rare.
+        do {
+            if let commits = try CommitNotification.events(payload, ownCommits: ownCommits) { return commits }
+        } catch {
+            return nil
+        }
         guard case .object(let object)? = try? JSONParser.parse(payload), case .string(let name)? = object["event"] else { return nil }
         switch name {
-        case "committed", "written":
-            // Many users to a notification: {"at_us": ..., "users": [[user_id, version, last_seq], ...]}, and for a
-            // write that announced its change or its pushes [user_id, version, last_seq, fact_seq, announcement].
-            guard case .array(let commits)? = object["users"] else { return nil }
-            // The transaction's time, which its pushes were stored with: without it, announced pushes are read back.
-            let at = object["at_us"]?.intValue.map(PostgresTimestamp.date(microseconds:))
-            // Written and not this process's own: another instance's sessions decided these writes.
-            var events: [StoreEvent] = name == "written" && !ownCommits ? [.instanceElsewhere(greeting: false)] : []
-            events.append(contentsOf: commits.lazy.compactMap { commit -> StoreEvent? in
-                guard case .array(let values) = commit, values.count == 3 || values.count == 5, case .int(let user) = values[0],
-                      case .int(let version) = values[1], case .int(let lastSeq) = values[2] else { return nil }
-                guard values.count == 5, !ownCommits else { return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq)) }
-                let announced = values[4]
-                // A change or pushes that cannot be read are left out: the session catches up by reading instead.
-                let change = AnnouncedChangeJSON.announcesChange(announced)
-                    ? try? AnnouncedChangeJSON.read(announced, factSeq: values[3].intValue.map(Int64.init)) : nil
-                let pushes = at.flatMap { AnnouncedChangeJSON.pushes(announced, lastSeq: Int64(lastSeq), at: $0) } ?? []
-                return .committed(UserID(Int64(user)), version: Int64(version), lastSeq: Int64(lastSeq), change: change, pushes: pushes)
-            })
-            return events
         case Self.greeting, Self.answer:
             return ownCommits ? [] : [.instanceElsewhere(greeting: name == Self.greeting)]
         case "tokens_revoked", "user_deleted":

@@ -98,7 +98,9 @@ final class SessionProgress: Sendable {
         var next = progress
         next.accumulator.add(
             ProgressFacts(logs: changes.logs, lessons: changes.lessons, events: changes.events), settings: progress.settingsHistory)
-        next.unlocks = changes.unlocks
+        // Assigned only when they differ (equal storage compares at once): assigning forgets what the unlocks mean
+        // for evaluation, which the next decision would work out again.
+        if next.unlocks != changes.unlocks { next.unlocks = changes.unlocks }
         for (period, stored) in changes.challenges { next.challenges.know(period, stored: stored) }
         next.figures = changes.figures
         next.allowance = changes.allowance
@@ -123,7 +125,8 @@ final class SessionProgress: Sendable {
         }
         return caughtUp(with: ProgressChanges(
             version: version, lastSeq: lastSeq, logs: logs, lessons: lessons, events: events, seqs: seqs,
-            unlocks: progress.unlocks.merging(change.unlocked) { _, announced in announced }, challenges: change.challenges,
+            unlocks: change.unlocked.isEmpty ? progress.unlocks : progress.unlocks.merging(change.unlocked) { _, announced in announced },
+            challenges: change.challenges,
             figures: change.figures, allowance: change.allowance, latestScores: change.latestScores))
     }
 

@@ -1,6 +1,6 @@
-/// A cursor over JSON text's bytes, for the readers that take a known shape straight from its bytes without
-/// building a tree (a LOG's argument, a notification of the store's commits): each gives up (and leaves the text to
-/// ``JSONParser``) at the first byte it does not expect.
+/// A cursor over JSON text's bytes, for a reader that takes a known shape straight from its bytes without building a
+/// tree (a LOG's argument): it gives up (and leaves the text to ``JSONParser``) at the first byte it does not expect.
+/// ``JSONReader`` is the checked way through a document of any shape.
 public struct JSONByteCursor {
     public let bytes: UnsafeBufferPointer<UInt8>
     public var offset = 0

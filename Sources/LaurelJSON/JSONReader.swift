@@ -168,9 +168,19 @@ public struct JSONReader {
         try parser.parseValue()
     }
 
-    /// Passes over the next value (checked as ``value()`` checks it).
+    /// Passes over the next value, checked as JSON (keys repeated in an object aside) but built into nothing: a
+    /// container is walked member by member, a scalar read and dropped.
     public mutating func skipValue() throws(JSONParseError) {
-        _ = try parser.parseValue()
+        switch parser.peek() {
+        case UInt8(ascii: "{"):
+            try beginObject()
+            while try nextMember() != nil { try skipValue() }
+        case UInt8(ascii: "["):
+            try beginArray()
+            while try nextElement() { try skipValue() }
+        default:
+            _ = try parser.parseValue()
+        }
     }
 
     private mutating func number() throws(JSONParseError) -> JSONValue? {

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// The release binaries are built one way everywhere (`scripts/build-release`): the scripts that serve, measure and
+/// soak, and the image. Its flags apply to every module (SwiftNIO's too), and a build without them is another build.
+@Suite struct ReleaseBuildTests {
+    /// The repository's scripts and the image's Dockerfile, by path.
+    private static func buildFiles() throws -> [(path: String, text: String)] {
+        let scripts = try FileManager.default.contentsOfDirectory(atPath: RepositoryFiles.url("scripts").path)
+        return try (scripts.sorted().map { "scripts/\($0)" } + ["deploy/Dockerfile"])
+            .filter { !$0.hasSuffix(".md") }
+            .map { ($0, try RepositoryFiles.text($0)) }
+    }
+
+    @Test func everyReleaseBuildGoesThroughBuildRelease() throws {
+        var callers: [String] = []
+        for (path, text) in try Self.buildFiles() where path != "scripts/build-release" {
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+                #expect(!(line.contains("swift build") && line.contains("-c release")),
+                        "\(path) builds release binaries itself: \(line.trimmingCharacters(in: .whitespaces))")
+                if line.contains("scripts/build-release") { callers.append(path) }
+            }
+        }
+        for path in ["scripts/serve", "scripts/bench", "scripts/bench-commit", "scripts/load-test", "scripts/soak", "deploy/Dockerfile"] {
+            #expect(callers.contains(path), "\(path) does not build through scripts/build-release")
+        }
+    }
+
+    @Test func exclusivityIsCheckedAtCompileTimeInEveryModule() throws {
+        let text = try RepositoryFiles.text("scripts/build-release")
+        let command = try #require(text.split(separator: "\n").first { $0.hasPrefix("exec swift build") })
+        #expect(command.contains("-c release"))
+        // -Xswiftc reaches every module's compilation; Package.swift's settings would reach the package's own only.
+        #expect(command.contains("-Xswiftc -enforce-exclusivity=unchecked"))
+        #expect(command.hasSuffix("\"$@\""), "the callers' arguments reach swift build")
+    }
+}

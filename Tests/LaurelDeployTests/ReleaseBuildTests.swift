@@ -26,12 +26,14 @@ import Testing
         }
     }
 
-    @Test func exclusivityIsCheckedAtCompileTimeInEveryModule() throws {
+    @Test func exclusivityIsCheckedAtCompileTimeInEveryModuleAndTheRuntimeIsLinkedIn() throws {
         let text = try RepositoryFiles.text("scripts/build-release")
         let command = try #require(text.split(separator: "\n").first { $0.hasPrefix("exec swift build") })
         #expect(command.contains("-c release"))
         // -Xswiftc reaches every module's compilation; Package.swift's settings would reach the package's own only.
         #expect(command.contains("-Xswiftc -enforce-exclusivity=unchecked"))
+        // The image's binary carries the Swift runtime and Foundation; the measured binaries are built the same way.
+        #expect(command.contains("--static-swift-stdlib"))
         #expect(command.hasSuffix("\"$@\""), "the callers' arguments reach swift build")
     }
 }

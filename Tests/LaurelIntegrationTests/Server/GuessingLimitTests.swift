@@ -233,9 +233,10 @@ import Testing
             let bystander = try await Self.connect(port: server.port, from: Self.bystander)
             #expect(try await bystander.request("AUTH", ["token": .string(writer.token)]).kind == "OK")
             let pool = try await LaurelTestDatabase.admin()
+            let clients = try await Self.connect(crowd.count, port: server.port, from: address)
             // A decision on the address in progress (as on another instance), until told to let go.
             let (flags, holder) = try await Self.holdTurn(of: address)
-            let (clients, answers) = try await Self.authenticate(crowd.map(\.token), port: server.port, from: address)
+            let answers = Self.authenticate(clients, with: crowd.map(\.token))
             try await Self.waitUntil("one AUTH waits for the address's lock, five for their turn on the instance") {
                 try await flags.waiting(in: pool) == 1 && server.counter("laurel_auth_turns_waiting") == 5
             }
@@ -261,14 +262,14 @@ import Testing
         let address = "198.18.0.8"
         try await TestServer.withServer(configuration: Self.configuration) { server in
             let pool = try await LaurelTestDatabase.admin()
+            let crowd = try await Self.connect(40, port: server.port, from: address)
             let (flags, holder) = try await Self.holdTurn(of: address)
-            let (crowd, guesses) = try await Self.authenticate(
-                (0..<40).map { "lt_crowd_\($0)" }, port: server.port, from: address)
+            let guesses = Self.authenticate(crowd, with: (0..<40).map { "lt_crowd_\($0)" })
             // 8 places: one AUTH at the address's lock, 7 waiting for their turn; the other 32 wait for a place.
             let atTheLock = Atomic<Int>(0)
             try await Self.waitUntil(
                 "a quarter of the places taken by the crowd (\(server.counter("laurel_auth_turns_waiting")) waiting for a turn, "
-                    + "\(atTheLock.load(ordering: .relaxed)) at the lock)"
+                    + "\(atTheLock.load(ordering: .relaxed)) at the lock, the holder \(flags.hasLetGo ? "gone" : "holding"))"
             ) {
                 atTheLock.store(try await flags.waiting(in: pool), ordering: .relaxed)
                 return atTheLock.load(ordering: .relaxed) >= 1 && server.counter("laurel_auth_turns_waiting") == 7
@@ -302,26 +303,29 @@ import Testing
         return (flags, holder)
     }
 
-    /// A connection from `address` for each token, each sending AUTH with it at once; the answers come as the
-    /// address's turns allow (`heldUp`).
-    static func authenticate(
-        _ tokens: [String], port: Int, from address: String
-    ) async throws -> ([LineClient], [Task<LineClient.Line, any Error>]) {
+    /// `count` connections from `address`, each greeted. The crowd tests connect before they hold the address's turn,
+    /// so that however long connecting takes on a busy machine, none of it counts against the holder's time.
+    static func connect(_ count: Int, port: Int, from address: String) async throws -> [LineClient] {
         var clients: [LineClient] = []
-        var answers: [Task<LineClient.Line, any Error>] = []
-        for token in tokens {
-            let client = try await connect(port: port, from: address)
-            clients.append(client)
-            answers.append(Task { try await client.request("AUTH", ["token": .string(token)], timeout: heldUp) })
+        for _ in 0..<count { clients.append(try await connect(port: port, from: address)) }
+        return clients
+    }
+
+    /// Each client sends AUTH with its token at once; the answers come as the address's turns allow (`heldUp`).
+    static func authenticate(_ clients: [LineClient], with tokens: [String]) -> [Task<LineClient.Line, any Error>] {
+        zip(clients, tokens).map { client, token in
+            Task { try await client.request("AUTH", ["token": .string(token)], timeout: heldUp) }
         }
-        return (clients, answers)
     }
 
     /// Takes an address's turn on its allowance, as the server does for an AUTH from it.
     static let addressTurn = "SELECT pg_advisory_xact_lock(\(PostgresStore.guessingLockClass), hashtext($1::inet::text))"
 
     /// Polls `condition` every 20 ms for up to 60 s: forty connections' AUTHs reach their places in well under a second
-    /// alone, and once took over 20 s in a full test run on a busy machine.
+    /// alone. (Twice in full test runs on a busy machine none of them had after 20 and 60 s, "0 waiting, 0 at the
+    /// lock": the crowd then connected after the turn was held, and connecting forty clients most likely outlasted the
+    /// holder's 30 s, so that the turn was let go and every AUTH answered without waiting. The crowd connects first now,
+    /// the holder keeps the turn 90 s, and the message says whether it still holds.)
     static func waitUntil(_ what: @autoclosure () -> String, _ condition: () async throws -> Bool) async throws {
         let started = ContinuousClock.now
         while try await !condition() {
@@ -388,11 +392,12 @@ private final class HoldFlags: Sendable {
         }
     }
 
-    /// Keeps a holder's lock until `release` (or 30 s, so that a server that waits for it fails the test instead of
-    /// hanging it).
+    /// Keeps a holder's lock until `release` (or 90 s, so that a server that waits for it fails the test instead of
+    /// hanging it: longer than `GuessingLimitTests.waitUntil` waits, so that a wait that fails finds it still held,
+    /// shorter than `GuessingLimitTests.heldUp`).
     func keepUntilReleased(on connection: PostgresConnection) throws {
         let started = ContinuousClock.now
-        while !release.load(ordering: .acquiring), started.duration(to: .now) < .seconds(30) {
+        while !release.load(ordering: .acquiring), started.duration(to: .now) < .seconds(90) {
             try connection.execute("SELECT pg_sleep(0.02)")
         }
         letGo.store(true, ordering: .releasing)

@@ -32,8 +32,9 @@ extension PostgresStore {
         order.sort { commits[$0].user.rawValue < commits[$1].user.rawValue }
         let batch = UserCommitBatch.bytes(commits, in: order, partType: try connection.typeOID(of: "laurel.commit_part"))
         let sql = "SELECT outcome, new_version, new_last_seq, fact_seq, committed_us, detail FROM laurel.commit_changes($1::laurel.commit_part[], $2::boolean)"
-        // Set by set needs one write per user (one session writes one at a time, so this is the rule).
-        let onePerUser = Set(commits.map(\.user)).count == commits.count
+        // Set by set needs one write per user (one session writes one at a time, so this is the rule). The stored
+        // parts are in user order, and the unwritable ones store nothing.
+        let onePerUser = zip(order, order.dropFirst()).allSatisfy { commits[$0].user != commits[$1].user }
         // A result that cannot be read is not retried (the batch ran): only a failed statement is.
         let read = { [results] (result: borrowing PostgresResultReader) -> Result<[Result<CommitOutcome, StoreError>], PostgresError> in
             do throws(PostgresError) {
@@ -60,17 +61,12 @@ extension PostgresStore {
         return try outcomes.get()
     }
 
-    /// Where `laurel.commit_changes`' columns are in its result.
+    /// Where `laurel.commit_changes`' columns are in its result: where the statement names them, checked.
     private struct OutcomeColumns {
-        let outcome, newVersion, newLastSeq, factSeq, committedAt, detail: Int32
+        let outcome: Int32 = 0, newVersion: Int32 = 1, newLastSeq: Int32 = 2, factSeq: Int32 = 3, committedAt: Int32 = 4, detail: Int32 = 5
 
         init(_ result: borrowing PostgresResultReader) throws(PostgresError) {
-            outcome = try result.column("outcome")
-            newVersion = try result.column("new_version")
-            newLastSeq = try result.column("new_last_seq")
-            factSeq = try result.column("fact_seq")
-            committedAt = try result.column("committed_us")
-            detail = try result.column("detail")
+            try result.expectColumns("outcome", "new_version", "new_last_seq", "fact_seq", "committed_us", "detail")
         }
     }
 

@@ -26,6 +26,21 @@ import Testing
         }
     }
 
+    /// A bench run measures the build made at its start: its last step (PostgreSQL's instructions a batch) used to
+    /// build again, measuring whatever the tree held by then, and a build that failed lost the whole run's figures.
+    @Test func aBenchRunMeasuresTheBuildItMadeAtItsStart() throws {
+        let bench = try RepositoryFiles.text("scripts/bench")
+        let builds = bench.split(separator: "\n").filter { $0.contains("scripts/build-release") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+        #expect(builds.count == 1, "scripts/bench builds once: \(builds)")
+        let counts = bench.split(separator: "\n").filter { $0.contains("scripts/bench-commit") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && !$0.contains("say ") }
+        #expect(!counts.isEmpty && counts.allSatisfy { $0.contains("--no-build") }, "scripts/bench-commit is run on the start's build: \(counts)")
+        let commit = try RepositoryFiles.text("scripts/bench-commit")
+        let build = try #require(commit.range(of: "scripts/build-release"))
+        // The build is skipped under --no-build, which the option sets.
+        #expect(commit.contains("--no-build) build=0"))
+        #expect(commit[..<build.lowerBound].hasSuffix("if [ \"$build\" -eq 1 ]; then\n        "))
+    }
+
     @Test func exclusivityIsCheckedAtCompileTimeInEveryModuleAndTheRuntimeIsLinkedIn() throws {
         let text = try RepositoryFiles.text("scripts/build-release")
         let command = try #require(text.split(separator: "\n").first { $0.hasPrefix("exec swift build") })

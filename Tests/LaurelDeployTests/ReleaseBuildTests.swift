@@ -12,10 +12,15 @@ import Testing
             .map { ($0, try RepositoryFiles.text($0)) }
     }
 
+    /// The lines of a script or Dockerfile that run something (comments left out).
+    private static func commandLines(of text: String) -> [Substring] {
+        text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+    }
+
     @Test func everyReleaseBuildGoesThroughBuildRelease() throws {
         var callers: [String] = []
         for (path, text) in try Self.buildFiles() where path != "scripts/build-release" {
-            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+            for line in Self.commandLines(of: text) {
                 #expect(!(line.contains("swift build") && line.contains("-c release")),
                         "\(path) builds release binaries itself: \(line.trimmingCharacters(in: .whitespaces))")
                 if line.contains("scripts/build-release") { callers.append(path) }
@@ -30,9 +35,9 @@ import Testing
     /// build again, measuring whatever the tree held by then, and a build that failed lost the whole run's figures.
     @Test func aBenchRunMeasuresTheBuildItMadeAtItsStart() throws {
         let bench = try RepositoryFiles.text("scripts/bench")
-        let builds = bench.split(separator: "\n").filter { $0.contains("scripts/build-release") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+        let builds = Self.commandLines(of: bench).filter { $0.contains("scripts/build-release") }
         #expect(builds.count == 1, "scripts/bench builds once: \(builds)")
-        let counts = bench.split(separator: "\n").filter { $0.contains("scripts/bench-commit") && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && !$0.contains("say ") }
+        let counts = Self.commandLines(of: bench).filter { $0.contains("scripts/bench-commit") && !$0.contains("say ") }
         #expect(!counts.isEmpty && counts.allSatisfy { $0.contains("--no-build") }, "scripts/bench-commit is run on the start's build: \(counts)")
         let commit = try RepositoryFiles.text("scripts/bench-commit")
         let build = try #require(commit.range(of: "scripts/build-release"))

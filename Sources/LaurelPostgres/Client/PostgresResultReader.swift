@@ -22,7 +22,7 @@ struct PostgresResultReader: ~Copyable {
     /// Checks that the result's columns are `names`, in this order, so that they can be read by position: the
     /// names compared where libpq keeps them. (Looking each name up with `PQfnumber`, which copies and folds it
     /// first, cost 6,000 instructions on every commit batch.)
-    func expectColumns(_ names: StaticString...) throws(PostgresError) {
+    func expectColumns(_ names: [StaticString]) throws(PostgresError) {
         guard PQnfields(result.raw) == Int32(names.count) else {
             throw .decoding("expected \(names.count) columns, got \(PQnfields(result.raw))")
         }

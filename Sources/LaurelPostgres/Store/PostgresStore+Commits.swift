@@ -31,7 +31,6 @@ extension PostgresStore {
         }
         order.sort { commits[$0].user.rawValue < commits[$1].user.rawValue }
         let batch = UserCommitBatch.bytes(commits, in: order, partType: try connection.typeOID(of: "laurel.commit_part"))
-        let sql = "SELECT outcome, new_version, new_last_seq, fact_seq, committed_us, detail FROM laurel.commit_changes($1::laurel.commit_part[], $2::boolean)"
         // Set by set needs one write per user (one session writes one at a time, so this is the rule). The stored
         // parts are in user order, and the unwritable ones store nothing.
         let onePerUser = zip(order, order.dropFirst()).allSatisfy { commits[$0].user != commits[$1].user }
@@ -41,10 +40,10 @@ extension PostgresStore {
                 guard result.rowCount == order.count else {
                     throw PostgresError.decoding("a batch of \(order.count) commits got \(result.rowCount) outcomes")
                 }
-                let columns = try OutcomeColumns(result)
+                try result.expectColumns(OutcomeColumn.names)
                 var results = results
                 for (row, index) in order.enumerated() {
-                    results[index] = try outcome(of: commits[index], row: row, in: result, columns)
+                    results[index] = try outcome(of: commits[index], row: row, in: result)
                 }
                 return .success(results)
             } catch {
@@ -53,45 +52,45 @@ extension PostgresStore {
         }
         let outcomes: Result<[Result<CommitOutcome, StoreError>], PostgresError>
         do {
-            outcomes = try connection.query(sql, [.binary(batch), .bool(!onePerUser)], read: read)
+            outcomes = try connection.query(OutcomeColumn.statement, [.binary(batch), .bool(!onePerUser)], read: read)
         } catch {
             guard onePerUser, !error.isConnectionError, !connection.isInTransaction else { throw error }
-            outcomes = try connection.query(sql, [.binary(batch), .bool(true)], read: read)
+            outcomes = try connection.query(OutcomeColumn.statement, [.binary(batch), .bool(true)], read: read)
         }
         return try outcomes.get()
     }
 
-    /// Where `laurel.commit_changes`' columns are in its result: where the statement names them, checked.
-    private struct OutcomeColumns {
-        let outcome: Int32 = 0, newVersion: Int32 = 1, newLastSeq: Int32 = 2, factSeq: Int32 = 3, committedAt: Int32 = 4, detail: Int32 = 5
-
-        init(_ result: borrowing PostgresResultReader) throws(PostgresError) {
-            try result.expectColumns("outcome", "new_version", "new_last_seq", "fact_seq", "committed_us", "detail")
-        }
+    /// `laurel.commit_changes`' result by position: the statement selects `names` in this order, and every result
+    /// is checked to have them there before it is read.
+    private enum OutcomeColumn {
+        static let names: [StaticString] = ["outcome", "new_version", "new_last_seq", "fact_seq", "committed_us", "detail"]
+        static let outcome: Int32 = 0, newVersion: Int32 = 1, newLastSeq: Int32 = 2, factSeq: Int32 = 3, committedAt: Int32 = 4, detail: Int32 = 5
+        static let statement = "SELECT " + names.map { "\($0)" }.joined(separator: ", ")
+            + " FROM laurel.commit_changes($1::laurel.commit_part[], $2::boolean)"
     }
 
     private static func outcome(
-        of commit: UserCommit, row: Int, in result: borrowing PostgresResultReader, _ columns: OutcomeColumns
+        of commit: UserCommit, row: Int, in result: borrowing PostgresResultReader
     ) throws(PostgresError) -> Result<CommitOutcome, StoreError> {
         func required(_ column: Int32) throws(PostgresError) -> Int {
             guard let value = try result.int(row: row, column: column) else { throw .decoding("column \(column) is NULL") }
             return value
         }
-        if result.value(row: row, column: columns.outcome, is: "committed") {
-            let lastSeq = Int64(try required(columns.newLastSeq))
-            let at = PostgresTimestamp.date(microseconds: try required(columns.committedAt))
+        if result.value(row: row, column: OutcomeColumn.outcome, is: "committed") {
+            let lastSeq = Int64(try required(OutcomeColumn.newLastSeq))
+            let at = PostgresTimestamp.date(microseconds: try required(OutcomeColumn.committedAt))
             let firstSeq = lastSeq - Int64(commit.pushes.count) + 1
             let pushes = commit.pushes.enumerated().map { index, draft in draft.stored(seq: firstSeq + Int64(index), at: at) }
             return .success(.committed(
-                version: Int64(try required(columns.newVersion)), lastSeq: lastSeq,
-                factSeq: try result.int(row: row, column: columns.factSeq).map(Int64.init), pushes: pushes))
+                version: Int64(try required(OutcomeColumn.newVersion)), lastSeq: lastSeq,
+                factSeq: try result.int(row: row, column: OutcomeColumn.factSeq).map(Int64.init), pushes: pushes))
         }
-        switch result.text(row: row, column: columns.outcome) {
+        switch result.text(row: row, column: OutcomeColumn.outcome) {
         case "stale": return .success(.stale)
         case "duplicate": return .success(.duplicate)
         case "unknown_user": return .failure(.unknownUser)
         case nil: throw .decoding("a commit's outcome is NULL")
-        default: return .failure(.failed(result.text(row: row, column: columns.detail) ?? "the write could not be stored"))
+        default: return .failure(.failed(result.text(row: row, column: OutcomeColumn.detail) ?? "the write could not be stored"))
         }
     }
 }

@@ -106,12 +106,12 @@ struct PostgresConnectionTests {
                     "SELECT o AS outcome, n AS number, t AS note FROM (VALUES ('committed', $1::bigint, NULL::text), ('stale', $2::bigint, 'ü \"quoted\"'), ('committed!', NULL, ''), ('x', 0, 'x')) AS v (o, n, t)",
                     [.int(Int.min), .int(Int.max)]
                 ) { result throws(PostgresError) in
-                    try result.expectColumns("outcome", "number", "note")
+                    try result.expectColumns(["outcome", "number", "note"])
                     // Another name, order or count is not the layout read by position.
-                    #expect(throws: PostgresError.self) { try result.expectColumns("outcome", "number", "notes") }
-                    #expect(throws: PostgresError.self) { try result.expectColumns("outcome", "note", "number") }
-                    #expect(throws: PostgresError.self) { try result.expectColumns("outcome", "number", "not") }
-                    #expect(throws: PostgresError.self) { try result.expectColumns("outcome", "number") }
+                    #expect(throws: PostgresError.self) { try result.expectColumns(["outcome", "number", "notes"]) }
+                    #expect(throws: PostgresError.self) { try result.expectColumns(["outcome", "note", "number"]) }
+                    #expect(throws: PostgresError.self) { try result.expectColumns(["outcome", "number", "not"]) }
+                    #expect(throws: PostgresError.self) { try result.expectColumns(["outcome", "number"]) }
                     let (outcome, number, note): (Int32, Int32, Int32) = (0, 1, 2)
                     return try (0..<result.rowCount).map { row throws(PostgresError) in
                         (result.value(row: row, column: outcome, is: "committed"), try result.int(row: row, column: number), result.text(row: row, column: note))

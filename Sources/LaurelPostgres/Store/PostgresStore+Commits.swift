@@ -60,11 +60,23 @@ extension PostgresStore {
         return try outcomes.get()
     }
 
-    /// `laurel.commit_changes`' result by position: the statement selects `names` in this order, and every result
-    /// is checked to have them there before it is read.
-    private enum OutcomeColumn {
-        static let names: [StaticString] = ["outcome", "new_version", "new_last_seq", "fact_seq", "committed_us", "detail"]
-        static let outcome: Int32 = 0, newVersion: Int32 = 1, newLastSeq: Int32 = 2, factSeq: Int32 = 3, committedAt: Int32 = 4, detail: Int32 = 5
+    /// `laurel.commit_changes`' result by position: a column's position is its case's place here, the statement
+    /// selects the columns in that order, and every result is checked to have them there before it is read.
+    private enum OutcomeColumn: Int32, CaseIterable {
+        case outcome, newVersion, newLastSeq, factSeq, committedAt, detail
+
+        var name: StaticString {
+            switch self {
+            case .outcome: "outcome"
+            case .newVersion: "new_version"
+            case .newLastSeq: "new_last_seq"
+            case .factSeq: "fact_seq"
+            case .committedAt: "committed_us"
+            case .detail: "detail"
+            }
+        }
+
+        static let names = allCases.map(\.name)
         static let statement = "SELECT " + names.map { "\($0)" }.joined(separator: ", ")
             + " FROM laurel.commit_changes($1::laurel.commit_part[], $2::boolean)"
     }
@@ -72,25 +84,25 @@ extension PostgresStore {
     private static func outcome(
         of commit: UserCommit, row: Int, in result: borrowing PostgresResultReader
     ) throws(PostgresError) -> Result<CommitOutcome, StoreError> {
-        func required(_ column: Int32) throws(PostgresError) -> Int {
-            guard let value = try result.int(row: row, column: column) else { throw .decoding("column \(column) is NULL") }
+        func required(_ column: OutcomeColumn) throws(PostgresError) -> Int {
+            guard let value = try result.int(row: row, column: column.rawValue) else { throw .decoding("column \(column.name) is NULL") }
             return value
         }
-        if result.value(row: row, column: OutcomeColumn.outcome, is: "committed") {
-            let lastSeq = Int64(try required(OutcomeColumn.newLastSeq))
-            let at = PostgresTimestamp.date(microseconds: try required(OutcomeColumn.committedAt))
+        if result.value(row: row, column: OutcomeColumn.outcome.rawValue, is: "committed") {
+            let lastSeq = Int64(try required(.newLastSeq))
+            let at = PostgresTimestamp.date(microseconds: try required(.committedAt))
             let firstSeq = lastSeq - Int64(commit.pushes.count) + 1
             let pushes = commit.pushes.enumerated().map { index, draft in draft.stored(seq: firstSeq + Int64(index), at: at) }
             return .success(.committed(
-                version: Int64(try required(OutcomeColumn.newVersion)), lastSeq: lastSeq,
-                factSeq: try result.int(row: row, column: OutcomeColumn.factSeq).map(Int64.init), pushes: pushes))
+                version: Int64(try required(.newVersion)), lastSeq: lastSeq,
+                factSeq: try result.int(row: row, column: OutcomeColumn.factSeq.rawValue).map(Int64.init), pushes: pushes))
         }
-        switch result.text(row: row, column: OutcomeColumn.outcome) {
+        switch result.text(row: row, column: OutcomeColumn.outcome.rawValue) {
         case "stale": return .success(.stale)
         case "duplicate": return .success(.duplicate)
         case "unknown_user": return .failure(.unknownUser)
         case nil: throw .decoding("a commit's outcome is NULL")
-        default: return .failure(.failed(result.text(row: row, column: OutcomeColumn.detail) ?? "the write could not be stored"))
+        default: return .failure(.failed(result.text(row: row, column: OutcomeColumn.detail.rawValue) ?? "the write could not be stored"))
         }
     }
 }

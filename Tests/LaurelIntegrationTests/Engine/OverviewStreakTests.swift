@@ -44,6 +44,9 @@ import Testing
     }
 
     @Test func theOverviewsStreakFallsAsDaysPassWithoutActivity() async throws {
+        // The view reads the database's clock and the server its own: both must stay in one day of the zone from
+        // the first LOG to the last PROFILE (a run across UTC noon, the zone's midnight, read the day after next).
+        try await Self.west.waitForRoomInToday(.seconds(300))
         let today = Self.west.today
         let cases = try await TestServer.run { port -> [Case] in
             var cases: [Case] = []

@@ -176,6 +176,14 @@ struct ZoneClock {
         return calendar.date(from: components)!
     }
 
+    /// Returns once today has at least `room` left in the zone, waiting for the next day when it has less: a test
+    /// that takes its days from the wall clock and checks them across several steps runs inside one day.
+    func waitForRoomInToday(_ room: Duration) async throws {
+        let left = start(of: today.next).timeIntervalSinceNow
+        guard left < Double(room.components.seconds) else { return }
+        try await Task.sleep(for: .seconds(max(left, 0) + 1))
+    }
+
     /// The latest instant of `day` that is not in the future: a log on today that the server accepts.
     func latestPast(on day: LocalDay) -> Date {
         min(start(of: day.next).addingTimeInterval(-0.001), Date())

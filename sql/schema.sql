@@ -594,6 +594,7 @@ END $$;
 CREATE FUNCTION laurel.store_challenge_changes(users bigint[], decided bigint[], scores json[], chosen json[], completed json[]) RETURNS void
     LANGUAGE plpgsql
     SET enable_seqscan TO 'off'
+    SET enable_nestloop TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE
@@ -750,6 +751,7 @@ END $$;
 CREATE FUNCTION laurel.store_changes(batch laurel.commit_part[]) RETURNS TABLE(outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced text)
     LANGUAGE plpgsql
     SET enable_seqscan TO 'off'
+    SET enable_nestloop TO 'off'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 DECLARE

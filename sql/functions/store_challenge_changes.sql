@@ -16,6 +16,7 @@ CREATE OR REPLACE FUNCTION laurel.store_challenge_changes(users bigint[], decide
 RETURNS void
 LANGUAGE plpgsql
 SET enable_seqscan = off
+SET enable_nestloop = off
 SET plan_cache_mode = force_generic_plan
 AS $$
 DECLARE

@@ -31,6 +31,7 @@ CREATE OR REPLACE FUNCTION laurel.store_changes(batch laurel.commit_part[])
 RETURNS TABLE (outcome text, new_version bigint, new_last_seq bigint, fact_seq bigint, part_user bigint, announced text)
 LANGUAGE plpgsql
 SET enable_seqscan = off
+SET enable_nestloop = off
 SET plan_cache_mode = force_generic_plan
 AS $$
 DECLARE

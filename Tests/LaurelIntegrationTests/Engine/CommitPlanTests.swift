@@ -96,6 +96,79 @@ import Testing
         }
     }
 
+    /// What the tables held when a connection planned its commit statements.
+    enum TablesWhenPlanned: CustomTestStringConvertible {
+        /// Nothing yet: a fresh database, or one whose tables a `VACUUM` truncated.
+        case empty
+        /// Rows of users since deleted, with the statistics `ANALYZE` took then: every estimate one row, the pages
+        /// still there.
+        case emptiedAndAnalyzed
+
+        var testDescription: String { self == .empty ? "empty" : "emptied and analyzed" }
+    }
+
+    /// A batch's commit does work in proportion to its parts, whatever PostgreSQL's statistics said when the
+    /// connection planned it. Planned on empty tables, the completions read the batch's challenges once for each part;
+    /// planned once `ANALYZE` had found `laurel.progress` emptied by deletions, the version check compared each
+    /// progress row with every part: the square of the batch, which a burst of first LOGs of the day (batches of
+    /// hundreds) made into commits of tens of milliseconds, then larger batches, until the server fell behind for
+    /// good. Counted in the rows the plans compared and read.
+    @Test(arguments: [TablesWhenPlanned.empty, .emptiedAndAnalyzed])
+    func aBatchCostsInProportionToItsParts(plannedOn tables: TablesWhenPlanned) async throws {
+        let plans = ExplainedPlans()
+        let batchSize = 60
+        try await LaurelTestDatabase.withFreshDatabase(logger: plans.logger) { pool in
+            try await PostgresStore(pool: pool).installCatalog(try ShippedCatalogs.load("standfit"))
+            if tables == .emptiedAndAnalyzed {
+                try await pool.withConnection { connection in
+                    try connection.execute("SELECT count(*) FROM generate_series(1, 400) AS n, laurel.create_user('gone-' || n, 'UTC')")
+                    try connection.execute(
+                        """
+                        INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, chosen_at)
+                        SELECT u.id, 'daily', current_date - d, 0, 'logs_today', 'Log 2 exercises today', 2, 20, now()
+                          FROM laurel.users u, generate_series(0, 9) AS d
+                        """)
+                    try connection.execute("SELECT count(*) FROM (SELECT laurel.delete_user(u.name) FROM laurel.users AS u) AS deleted")
+                    try connection.execute("ANALYZE")
+                }
+            }
+            var created: [TestUser] = []
+            for index in 0..<batchSize { created.append(try await Self.createUser("proportion-\(index)", on: pool)) }
+            let users = created
+            let day = LocalDay(year: 2026, month: 9, day: 21)!
+            let choice = ChallengeChoice(
+                slot: 0, kind: .logsToday, period: .daily, periodStart: day, target: 2, xp: 20, title: "Log 2 exercises today")
+            try await pool.withConnection { connection in
+                try plans.report(on: connection)
+                // The first batch is this connection's first: its statements are planned now, on those statistics.
+                let chosen = users.map { user in
+                    UserCommitTests.commit(user, version: 0, logID: "first") { $0.challengesChosen = [StoredChallenge(choice: choice, completedAt: nil)] }
+                }
+                let completed = users.map { user in
+                    UserCommitTests.commit(user, version: 1, logID: "second") { $0.challengesCompleted = [choice] }
+                }
+                for batch in [chosen, completed] {
+                    plans.reset()
+                    try connection.execute("BEGIN")
+                    // Counted before and after: the counts a connection has not yet reported hold its earlier work too.
+                    let before = try Self.rowsRead(from: ["laurel.progress", "laurel.challenges"], on: connection)
+                    let results = try PostgresStore.storeCommits(batch, on: connection)
+                    let rows = try Self.rowsRead(from: ["laurel.progress", "laurel.challenges"], on: connection) - before
+                    try connection.execute("COMMIT")
+                    let committed = results.filter { if case .success(.committed) = $0 { true } else { false } }
+                    #expect(committed.count == batchSize, "\(results.first.map { "\($0)" } ?? "no outcome")")
+                    #expect(rows < 8 * batchSize, "a batch of \(batchSize) read \(rows) rows of laurel.progress and laurel.challenges")
+                    #expect(plans.reported.contains { $0.contains("Update on progress") }, "auto_explain reported the commit's plans")
+                    let compared = plans.rowsRemovedByJoinFilters
+                    #expect(compared < 4 * batchSize, "a batch of \(batchSize) threw away \(compared) rows in its joins' filters")
+                }
+            }
+            #expect(try await pool.withConnection { connection in
+                try connection.query("SELECT count(*) AS n FROM laurel.challenges WHERE completed_at IS NOT NULL").first?.int("n")
+            } == batchSize)
+        }
+    }
+
     /// `PostgresStore.warmUp` leaves every statement a commit may run planned on each connection, the ones a batch
     /// runs only with challenges or writes other than LOGs included (each planned at its first call otherwise, some
     /// 7 ms, in a fresh instance's busiest second): their cached plans are in the connection's memory.
@@ -123,6 +196,19 @@ import Testing
             #expect(try row.int("choices") == 1, "laurel.store_challenge_changes, choices")
             #expect(try row.int("extras") == 1, "laurel.store_change_extras")
         }
+    }
+
+    /// The rows PostgreSQL has read from `tables` and their indexes on `connection` in its current transaction, and
+    /// whatever of its earlier work it has not yet reported.
+    static func rowsRead(from tables: [String], on connection: PostgresConnection) throws -> Int {
+        let row = try connection.query(
+            """
+            SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(c.oid)), 0) AS read
+              FROM pg_class c
+             WHERE c.oid = ANY ($1::regclass[])
+                OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = ANY ($1::regclass[]))
+            """, [.text("{" + tables.joined(separator: ",") + "}")]).first
+        return try #require(row).int("read")
     }
 
     static func createUser(_ prefix: String, on pool: PostgresPool) async throws -> TestUser {

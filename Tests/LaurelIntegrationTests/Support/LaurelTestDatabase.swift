@@ -35,8 +35,10 @@ enum LaurelTestDatabase {
     }
 
     /// Runs `body` with a one-connection pool on a database of its own, migrated now to `schema` (the shipped one when
-    /// nil) and dropped afterwards.
-    static func withFreshDatabase(migratedTo schema: SchemaFiles? = nil, _ body: (PostgresPool) async throws -> Void) async throws {
+    /// nil) and dropped afterwards. The pool's connection logs to `logger` (its notices among it).
+    static func withFreshDatabase(
+        migratedTo schema: SchemaFiles? = nil, logger: Logger = logger, _ body: (PostgresPool) async throws -> Void
+    ) async throws {
         let name = "laurel_fresh_\(UInt32.random(in: 0...UInt32.max))"
         try await scalar("CREATE DATABASE \(name)")
         var address = try #require(URLComponents(string: try url()))

@@ -108,11 +108,11 @@ import Testing
     }
 
     /// A batch's commit does work in proportion to its parts, whatever PostgreSQL's statistics said when the
-    /// connection planned it. Planned on empty tables, the completions read the batch's challenges once for each part;
-    /// planned once `ANALYZE` had found `laurel.progress` emptied by deletions, the version check compared each
-    /// progress row with every part: the square of the batch, which a burst of first LOGs of the day (batches of
-    /// hundreds) made into commits of tens of milliseconds, then larger batches, until the server fell behind for
-    /// good. Counted in the rows the plans compared and read.
+    /// connection planned it. Planned while they said `laurel.progress` held a row or none (a fresh database, or one
+    /// emptied by deletions and analyzed), the version check compared each progress row with every part of the batch,
+    /// and the completions did the like with the challenges: work growing with the square of the batch, which a burst
+    /// (batches of hundreds) made into commits of tens of milliseconds, then larger batches, until the server fell
+    /// behind for good. Counted in the rows the plans' join filters threw away and the rows read, not timed.
     @Test(arguments: [TablesWhenPlanned.empty, .emptiedAndAnalyzed])
     func aBatchCostsInProportionToItsParts(plannedOn tables: TablesWhenPlanned) async throws {
         let plans = ExplainedPlans()

@@ -642,6 +642,7 @@ END $$;
 CREATE FUNCTION laurel.store_change_extras(batch laurel.commit_part[], parts integer[], versions bigint[], fact_seqs bigint[]) RETURNS void
     LANGUAGE plpgsql
     SET enable_seqscan TO 'off'
+    SET enable_nestloop TO 'on'
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 BEGIN

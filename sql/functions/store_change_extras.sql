@@ -9,11 +9,16 @@
 -- This runs as a statement after laurel.store_changes's, so it sees that one's rows; where the single statement the
 -- two once were did not, it leaves them out: a snapshot names the newest log before the write's own, and deleted
 -- unlocks are never the ones the same write added.
+--
+-- It runs inside laurel.store_changes, which turns nested loops off; its own statements, rare and bounded by the
+-- batch's arrays, keep them on, as they were planned and measured (with them off, a listing's EXISTS could become
+-- a hash of every listing).
 DROP FUNCTION IF EXISTS laurel.store_change_extras(json, integer[], bigint[], bigint[]);
 CREATE OR REPLACE FUNCTION laurel.store_change_extras(batch laurel.commit_part[], parts integer[], versions bigint[], fact_seqs bigint[])
 RETURNS void
 LANGUAGE plpgsql
 SET enable_seqscan = off
+SET enable_nestloop = on
 SET plan_cache_mode = force_generic_plan
 AS $$
 BEGIN

@@ -39,20 +39,12 @@ import Testing
                 }
                 try connection.execute("BEGIN")
                 let results = try PostgresStore.storeCommits([commit], on: connection)
-                let read = try connection.query(
-                    """
-                    SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(c.oid)), 0) AS read
-                      FROM pg_class c
-                     WHERE c.oid IN ('laurel.logs'::regclass, 'laurel.unlocks'::regclass)
-                        OR c.oid IN (SELECT indexrelid FROM pg_index
-                                      WHERE indrelid IN ('laurel.logs'::regclass, 'laurel.unlocks'::regclass))
-                    """).first
+                let rows = try Self.rowsRead(from: ["laurel.logs", "laurel.unlocks"], on: connection)
                 try connection.execute("COMMIT")
                 guard case .success(.committed(version: 2, lastSeq: _, factSeq: _, pushes: _)) = results[0] else {
                     Issue.record("not committed: \(results[0])")
                     return
                 }
-                let rows = try #require(read).int("read")
                 #expect(rows < 50, "the commit read \(rows) rows of laurel.logs and laurel.unlocks (their indexes included)")
             }
             #expect(try await pool.withConnection { connection in
@@ -78,19 +70,12 @@ import Testing
                 // The plan is made in this transaction, knowing of 1,500 users.
                 try connection.execute("BEGIN")
                 let results = try PostgresStore.storeCommits([UserCommitTests.commit(writer, version: 0, logID: "first")], on: connection)
-                let read = try connection.query(
-                    """
-                    SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(c.oid)), 0) AS read
-                      FROM pg_class c
-                     WHERE c.oid = 'laurel.progress'::regclass
-                        OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'laurel.progress'::regclass)
-                    """).first
+                let rows = try Self.rowsRead(from: ["laurel.progress"], on: connection)
                 try connection.execute("COMMIT")
                 guard case .success(.committed(version: 1, lastSeq: _, factSeq: _, pushes: _)) = results[0] else {
                     Issue.record("not committed: \(results[0])")
                     return
                 }
-                let rows = try #require(read).int("read")
                 #expect(rows < 20, "the commit read \(rows) rows of laurel.progress (its indexes included)")
             }
         }

@@ -1,7 +1,7 @@
 import Testing
 @testable import LaurelServer
 
-/// Which of a session's writes announce their change to the other instances (docs/write-path.md).
+/// Which of a session's writes announce their change to the other instances (docs/instances.md).
 @Suite struct HeldProgressTests {
     /// A session's first write is announced where other instances write too (one of them may hold a session of the
     /// user at the version before it), and not where this instance writes alone; later writes only once the

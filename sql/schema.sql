@@ -40,7 +40,6 @@ CREATE TYPE laurel.commit_part AS (
 	installed_listing uuid,
 	unlocks text[],
 	decided_us bigint,
-	chosen json,
 	completed json,
 	push_kinds text[],
 	push_data json[],
@@ -65,7 +64,17 @@ CREATE TYPE laurel.commit_part AS (
 	scores json,
 	latest_score_day date,
 	latest_scores text,
-	announce text
+	announce text,
+	chosen_period text[],
+	chosen_start date[],
+	chosen_slot smallint[],
+	chosen_kind text[],
+	chosen_title text[],
+	chosen_target integer[],
+	chosen_xp integer[],
+	chosen_activity text[],
+	chosen_hour smallint[],
+	chosen_completed boolean[]
 );
 
 CREATE DOMAIN laurel.fact_id AS text
@@ -591,7 +600,7 @@ BEGIN
     RETURN laurel.store_subscription_push(p_user);
 END $$;
 
-CREATE FUNCTION laurel.store_challenge_changes(users bigint[], decided bigint[], scores json[], chosen json[], completed json[]) RETURNS void
+CREATE FUNCTION laurel.store_challenge_changes(users bigint[], decided bigint[], scores json[], completed json[], batch laurel.commit_part[], chosen integer[]) RETURNS void
     LANGUAGE plpgsql
     SET enable_seqscan TO 'off'
     SET enable_nestloop TO 'off'
@@ -604,9 +613,9 @@ DECLARE
 BEGIN
     FOR part IN 1 .. coalesce(cardinality(users), 0) LOOP
         any_scores := any_scores OR scores[part] IS NOT NULL;
-        any_chosen := any_chosen OR chosen[part] IS NOT NULL;
         any_completed := any_completed OR completed[part] IS NOT NULL;
     END LOOP;
+    any_chosen := cardinality(chosen) > 0;
     IF any_scores THEN
         INSERT INTO laurel.earlier_day_scores AS k (user_id, day, board, score, reached_at)
         SELECT s.user_id, x.day, x.board, x.delta, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
@@ -629,13 +638,14 @@ BEGIN
     END IF;
     IF any_chosen THEN
         INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, activity_id, hour, chosen_at, completed_at)
-        SELECT s.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour,
-               'epoch'::timestamptz + s.decided_us * interval '1 microsecond',
-               CASE WHEN x.completed THEN 'epoch'::timestamptz + s.decided_us * interval '1 microsecond' END
-          FROM unnest(users, decided, chosen) AS s(user_id, decided_us, chosen_list)
-         CROSS JOIN LATERAL json_to_recordset(s.chosen_list) AS x(period text, period_start date, slot smallint, kind text, title text,
-                                                              target integer, xp integer, activity_id text, hour smallint, completed boolean)
-         WHERE s.chosen_list IS NOT NULL;
+        SELECT p.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour,
+               'epoch'::timestamptz + p.decided_us * interval '1 microsecond',
+               CASE WHEN x.completed THEN 'epoch'::timestamptz + p.decided_us * interval '1 microsecond' END
+          FROM unnest(batch) AS p
+          JOIN unnest(chosen) AS c(n) ON c.n = p.n
+         CROSS JOIN LATERAL unnest(p.chosen_period, p.chosen_start, p.chosen_slot, p.chosen_kind, p.chosen_title, p.chosen_target,
+                                   p.chosen_xp, p.chosen_activity, p.chosen_hour, p.chosen_completed)
+                            AS x(period, period_start, slot, kind, title, target, xp, activity_id, hour, completed);
     END IF;
 END $$;
 
@@ -765,16 +775,17 @@ DECLARE
     -- The committed parts laurel.store_challenge_changes stores more of, field by field.
     part_decided_us bigint;
     part_scores json;
-    part_chosen json;
+    part_has_chosen boolean;
     part_completed json;
     challenge_users bigint[] := '{}';
     challenge_decided bigint[] := '{}';
     challenge_scores json[] := '{}';
-    challenge_chosen json[] := '{}';
+    -- The places in `batch` of the committed parts that chose challenges (read from the batch, field by field).
+    challenge_chosen integer[] := '{}';
     challenge_completed json[] := '{}';
 BEGIN
     FOR outcome, new_version, new_last_seq, fact_seq, part_user, announced, part_n, part_has_extras, part_decided_us, part_scores,
-        part_chosen, part_completed IN
+        part_has_chosen, part_completed IN
     WITH parts AS (
         -- Only the fields the statement reads: every step of the plan is made ready for its columns in every batch.
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
@@ -785,7 +796,7 @@ BEGIN
                p.local_hour, p.note, p.requested_us, p.response, p.unlocks, p.decided_us, p.push_kinds, p.push_data, p.has_figures,
                p.xp, p.level, p.max_level, p.current_streak, p.longest_streak, p.streak_freezes, p.streak_at_risk, p.last_active_day,
                p.streak_holds_through, p.challenge_xp, p.unlocked, p.total_logs, p.active_days, p.goal_met_week, p.allowance,
-               p.allowance_us, p.latest_score_day, p.latest_scores, p.scores, p.chosen, p.completed, p.announce,
+               p.allowance_us, p.latest_score_day, p.latest_scores, p.scores, p.chosen_period IS NOT NULL AS has_chosen, p.completed, p.announce,
                coalesce(cardinality(p.push_kinds), 0) AS push_count,
                CASE WHEN p.fact_kind = 'log' THEN seen.id IS NOT NULL
                     WHEN p.fact_kind IS NOT NULL THEN laurel.fact_id_taken(p.fact_kind, p.user_id, p.fact_id)
@@ -795,7 +806,7 @@ BEGIN
                 OR p.custom_activity IS NOT NULL OR p.templates IS NOT NULL OR p.deleted_templates IS NOT NULL
                 OR p.deleted_unlock_prefixes IS NOT NULL OR p.installed_listing IS NOT NULL OR p.snapshot IS NOT NULL) AS has_extras,
                -- What laurel.store_challenge_changes stores after it (a few LOGs a day).
-               (p.scores IS NOT NULL OR p.chosen IS NOT NULL OR p.completed IS NOT NULL) AS has_challenges
+               (p.scores IS NOT NULL OR p.chosen_period IS NOT NULL OR p.completed IS NOT NULL) AS has_challenges
           FROM unnest(batch) AS p
           LEFT JOIN LATERAL (
               SELECT l.id FROM laurel.logs l WHERE p.fact_kind = 'log' AND l.user_id = p.user_id AND l.id = p.fact_id LIMIT 1
@@ -870,7 +881,7 @@ BEGIN
            s.user_id IS NOT NULL AND p.has_extras,
            CASE WHEN s.user_id IS NOT NULL AND p.has_challenges THEN p.decided_us END,
            p.scores,
-           p.chosen,
+           p.has_chosen,
            p.completed
       FROM parts p
       LEFT JOIN stored s ON s.n = p.n
@@ -887,7 +898,9 @@ BEGIN
             challenge_users := challenge_users || part_user;
             challenge_decided := challenge_decided || part_decided_us;
             challenge_scores := challenge_scores || part_scores;
-            challenge_chosen := challenge_chosen || part_chosen;
+            IF part_has_chosen THEN
+                challenge_chosen := challenge_chosen || part_n;
+            END IF;
             challenge_completed := challenge_completed || part_completed;
         END IF;
         IF part_has_extras THEN
@@ -898,7 +911,7 @@ BEGIN
         RETURN NEXT;
     END LOOP;
     IF cardinality(challenge_users) > 0 THEN
-        PERFORM laurel.store_challenge_changes(challenge_users, challenge_decided, challenge_scores, challenge_chosen, challenge_completed);
+        PERFORM laurel.store_challenge_changes(challenge_users, challenge_decided, challenge_scores, challenge_completed, batch, challenge_chosen);
     END IF;
     IF cardinality(extra_parts) > 0 THEN
         PERFORM laurel.store_change_extras(batch, extra_parts, extra_versions, extra_fact_seqs);

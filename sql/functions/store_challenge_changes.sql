@@ -3,16 +3,19 @@
 -- first fact of a day or week chooses challenges, a few LOGs a day complete one, a backfill or a deletion moves an
 -- earlier day's scores), so a batch without them runs no statement for them. One element per committed part that has
 -- any, in batch order, as laurel.store_changes read them (laurel.commit_part names the fields): the user, the moment
--- of the decision, and the part's `scores`, `chosen` and `completed`.
+-- of the decision, and the part's `scores` and `completed`; and the places in `batch` of the committed parts that
+-- chose challenges, whose `chosen_*` arrays are read from the batch as they came, without parsing anything.
 --
 -- One statement for each of the three, run only when some part has any of it: a statement's start costs for every
 -- step of its plan, rows or none, and as one statement a backfill (scores alone) paid for all three (this function's
 -- call 0.18-0.21 ms a batch of one backfilled LOG, 0.14 as three; pg_stat_statements). Completions are stored before
 -- the choices, so a challenge chosen here is not among those a completion here can find (one chosen complete comes
--- with `completed` true instead). An element '[]' stores nothing but still runs its statement: PostgresStore's
--- warm-up plans all three that way.
+-- with `completed` true instead). An element '[]' of `scores` or `completed`, and a place in `chosen` that no part of
+-- `batch` has, store nothing but still run their statements: PostgresStore's warm-up plans all three that way.
 DROP FUNCTION IF EXISTS laurel.store_challenge_changes(bigint[], bigint[], json[], json[], json[]);
-CREATE OR REPLACE FUNCTION laurel.store_challenge_changes(users bigint[], decided bigint[], scores json[], chosen json[], completed json[])
+CREATE OR REPLACE FUNCTION laurel.store_challenge_changes(
+    users bigint[], decided bigint[], scores json[], completed json[], batch laurel.commit_part[], chosen integer[]
+)
 RETURNS void
 LANGUAGE plpgsql
 SET enable_seqscan = off
@@ -26,9 +29,9 @@ DECLARE
 BEGIN
     FOR part IN 1 .. coalesce(cardinality(users), 0) LOOP
         any_scores := any_scores OR scores[part] IS NOT NULL;
-        any_chosen := any_chosen OR chosen[part] IS NOT NULL;
         any_completed := any_completed OR completed[part] IS NOT NULL;
     END LOOP;
+    any_chosen := cardinality(chosen) > 0;
     IF any_scores THEN
         INSERT INTO laurel.earlier_day_scores AS k (user_id, day, board, score, reached_at)
         SELECT s.user_id, x.day, x.board, x.delta, 'epoch'::timestamptz + x.reached_us * interval '1 microsecond'
@@ -51,12 +54,13 @@ BEGIN
     END IF;
     IF any_chosen THEN
         INSERT INTO laurel.challenges (user_id, period, period_start, slot, kind, title, target, xp, activity_id, hour, chosen_at, completed_at)
-        SELECT s.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour,
-               'epoch'::timestamptz + s.decided_us * interval '1 microsecond',
-               CASE WHEN x.completed THEN 'epoch'::timestamptz + s.decided_us * interval '1 microsecond' END
-          FROM unnest(users, decided, chosen) AS s(user_id, decided_us, chosen_list)
-         CROSS JOIN LATERAL json_to_recordset(s.chosen_list) AS x(period text, period_start date, slot smallint, kind text, title text,
-                                                              target integer, xp integer, activity_id text, hour smallint, completed boolean)
-         WHERE s.chosen_list IS NOT NULL;
+        SELECT p.user_id, x.period, x.period_start, x.slot, x.kind, x.title, x.target, x.xp, x.activity_id, x.hour,
+               'epoch'::timestamptz + p.decided_us * interval '1 microsecond',
+               CASE WHEN x.completed THEN 'epoch'::timestamptz + p.decided_us * interval '1 microsecond' END
+          FROM unnest(batch) AS p
+          JOIN unnest(chosen) AS c(n) ON c.n = p.n
+         CROSS JOIN LATERAL unnest(p.chosen_period, p.chosen_start, p.chosen_slot, p.chosen_kind, p.chosen_title, p.chosen_target,
+                                   p.chosen_xp, p.chosen_activity, p.chosen_hour, p.chosen_completed)
+                            AS x(period, period_start, slot, kind, title, target, xp, activity_id, hour, completed);
     END IF;
 END $$;

@@ -44,16 +44,17 @@ DECLARE
     -- The committed parts laurel.store_challenge_changes stores more of, field by field.
     part_decided_us bigint;
     part_scores json;
-    part_chosen json;
+    part_has_chosen boolean;
     part_completed json;
     challenge_users bigint[] := '{}';
     challenge_decided bigint[] := '{}';
     challenge_scores json[] := '{}';
-    challenge_chosen json[] := '{}';
+    -- The places in `batch` of the committed parts that chose challenges (read from the batch, field by field).
+    challenge_chosen integer[] := '{}';
     challenge_completed json[] := '{}';
 BEGIN
     FOR outcome, new_version, new_last_seq, fact_seq, part_user, announced, part_n, part_has_extras, part_decided_us, part_scores,
-        part_chosen, part_completed IN
+        part_has_chosen, part_completed IN
     WITH parts AS (
         -- Only the fields the statement reads: every step of the plan is made ready for its columns in every batch.
         -- A fact id seen here was stored by a writer that committed before; one stored later moved the version on,
@@ -64,7 +65,7 @@ BEGIN
                p.local_hour, p.note, p.requested_us, p.response, p.unlocks, p.decided_us, p.push_kinds, p.push_data, p.has_figures,
                p.xp, p.level, p.max_level, p.current_streak, p.longest_streak, p.streak_freezes, p.streak_at_risk, p.last_active_day,
                p.streak_holds_through, p.challenge_xp, p.unlocked, p.total_logs, p.active_days, p.goal_met_week, p.allowance,
-               p.allowance_us, p.latest_score_day, p.latest_scores, p.scores, p.chosen, p.completed, p.announce,
+               p.allowance_us, p.latest_score_day, p.latest_scores, p.scores, p.chosen_period IS NOT NULL AS has_chosen, p.completed, p.announce,
                coalesce(cardinality(p.push_kinds), 0) AS push_count,
                CASE WHEN p.fact_kind = 'log' THEN seen.id IS NOT NULL
                     WHEN p.fact_kind IS NOT NULL THEN laurel.fact_id_taken(p.fact_kind, p.user_id, p.fact_id)
@@ -74,7 +75,7 @@ BEGIN
                 OR p.custom_activity IS NOT NULL OR p.templates IS NOT NULL OR p.deleted_templates IS NOT NULL
                 OR p.deleted_unlock_prefixes IS NOT NULL OR p.installed_listing IS NOT NULL OR p.snapshot IS NOT NULL) AS has_extras,
                -- What laurel.store_challenge_changes stores after it (a few LOGs a day).
-               (p.scores IS NOT NULL OR p.chosen IS NOT NULL OR p.completed IS NOT NULL) AS has_challenges
+               (p.scores IS NOT NULL OR p.chosen_period IS NOT NULL OR p.completed IS NOT NULL) AS has_challenges
           FROM unnest(batch) AS p
           LEFT JOIN LATERAL (
               SELECT l.id FROM laurel.logs l WHERE p.fact_kind = 'log' AND l.user_id = p.user_id AND l.id = p.fact_id LIMIT 1
@@ -149,7 +150,7 @@ BEGIN
            s.user_id IS NOT NULL AND p.has_extras,
            CASE WHEN s.user_id IS NOT NULL AND p.has_challenges THEN p.decided_us END,
            p.scores,
-           p.chosen,
+           p.has_chosen,
            p.completed
       FROM parts p
       LEFT JOIN stored s ON s.n = p.n
@@ -166,7 +167,9 @@ BEGIN
             challenge_users := challenge_users || part_user;
             challenge_decided := challenge_decided || part_decided_us;
             challenge_scores := challenge_scores || part_scores;
-            challenge_chosen := challenge_chosen || part_chosen;
+            IF part_has_chosen THEN
+                challenge_chosen := challenge_chosen || part_n;
+            END IF;
             challenge_completed := challenge_completed || part_completed;
         END IF;
         IF part_has_extras THEN
@@ -177,7 +180,7 @@ BEGIN
         RETURN NEXT;
     END LOOP;
     IF cardinality(challenge_users) > 0 THEN
-        PERFORM laurel.store_challenge_changes(challenge_users, challenge_decided, challenge_scores, challenge_chosen, challenge_completed);
+        PERFORM laurel.store_challenge_changes(challenge_users, challenge_decided, challenge_scores, challenge_completed, batch, challenge_chosen);
     END IF;
     IF cardinality(extra_parts) > 0 THEN
         PERFORM laurel.store_change_extras(batch, extra_parts, extra_versions, extra_fact_seqs);

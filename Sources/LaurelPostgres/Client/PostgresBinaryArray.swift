@@ -15,7 +15,8 @@ struct PostgresBinaryArray {
     /// Built-in types' OIDs (`pg_type.oid`, fixed since they are created at initdb) of the fields written here.
     enum FieldType: UInt32 {
         case bool = 16, int8 = 20, int2 = 21, int4 = 23, text = 25, json = 114, float8 = 701, date = 1082, uuid = 2950
-        case jsonArray = 199, textArray = 1009, uuidArray = 2951
+        case jsonArray = 199, textArray = 1009, uuidArray = 2951, boolArray = 1000, int2Array = 1005, int4Array = 1007
+        case dateArray = 1182
     }
 
     /// As long as the room made; the bytes after `count` are not written yet.
@@ -171,12 +172,72 @@ struct PostgresBinaryArray {
         array(of: .text, values, as: .textArray)
     }
 
+    /// A `text[]` of `values` (one dimension), a nil value a NULL element.
+    mutating func textArray(_ values: some Collection<String?>) {
+        let headerAt = count
+        arrayHeader(of: .text, count: values.count, hasNulls: values.contains(nil))
+        for value in values {
+            if let value { utf8(value, as: nil) } else { nullElement() }
+        }
+        header(.textArray, at: headerAt)
+    }
+
     /// An array of `values` (one dimension, no NULLs) whose elements are sent as their UTF-8 (`text`, `json`).
     private mutating func array(of element: FieldType, _ values: some Collection<String>, as type: FieldType) {
         let headerAt = count
         arrayHeader(of: element, count: values.count)
         for value in values { utf8(value, as: nil) }
         header(type, at: headerAt)
+    }
+
+    /// A `smallint[]` of `values` (one dimension), a nil value a NULL element.
+    mutating func int2Array(_ values: some Collection<Int?>) {
+        fixedWidthArray(of: .int2, as: .int2Array, values) { Int16(truncatingIfNeeded: $0) }
+    }
+
+    /// An `integer[]` of `values` (one dimension, no NULLs).
+    mutating func int4Array(_ values: some Collection<Int>) {
+        fixedWidthArray(of: .int4, as: .int4Array, values.lazy.map { Optional($0) }) { Int32(truncatingIfNeeded: $0) }
+    }
+
+    /// A `date[]` of days since 1970-01-01 (one dimension, no NULLs).
+    mutating func dateArray(daysSince1970 values: some Collection<Int>) {
+        fixedWidthArray(of: .date, as: .dateArray, values.lazy.map { Optional($0) }) { Int32(truncatingIfNeeded: $0 - Self.daysFrom1970To2000) }
+    }
+
+    /// A `boolean[]` of `values` (one dimension, no NULLs).
+    mutating func boolArray(_ values: some Collection<Bool>) {
+        fixedWidthArray(of: .bool, as: .boolArray, values.lazy.map { Optional($0) }) { UInt8($0 ? 1 : 0) }
+    }
+
+    /// An array of `values` (one dimension) whose elements are fixed-width integers, each its `encoded` value in
+    /// network order; a nil value is a NULL element.
+    private mutating func fixedWidthArray<Value, Encoded: FixedWidthInteger>(
+        of element: FieldType, as type: FieldType, _ values: some Collection<Value?>, _ encoded: (Value) -> Encoded
+    ) {
+        let headerAt = count
+        arrayHeader(of: element, count: values.count, hasNulls: values.contains { $0 == nil })
+        let width = MemoryLayout<Encoded>.size
+        for value in values {
+            guard let value else {
+                nullElement()
+                continue
+            }
+            write(upTo: 4 + width) { start in
+                Self.store(Int32(width), at: start)
+                Self.store(encoded(value), at: start + 4)
+                return 4 + width
+            }
+        }
+        header(type, at: headerAt)
+    }
+
+    /// An array's NULL element: its length, -1, and nothing after it.
+    private mutating func nullElement() {
+        write(upTo: 4) { start in
+            Self.store(Int32(-1), at: start)
+            return 4
+        }
     }
 
     /// A `uuid[]` of `values` (one dimension, no NULLs).
@@ -214,10 +275,10 @@ struct PostgresBinaryArray {
     }
 
     /// The 20-byte header of an array field's value, after the field's own 8 bytes (filled in by ``header(_:at:)``).
-    private mutating func arrayHeader(of element: FieldType, count elements: Int) {
+    private mutating func arrayHeader(of element: FieldType, count elements: Int, hasNulls: Bool = false) {
         write(upTo: 28) { start in
             Self.store(Int32(1), at: start + 8)  // dimensions
-            Self.store(Int32(0), at: start + 12)  // no NULLs
+            Self.store(Int32(hasNulls ? 1 : 0), at: start + 12)  // whether any element is NULL
             Self.store(element.rawValue, at: start + 16)
             Self.store(Int32(elements), at: start + 20)
             Self.store(Int32(1), at: start + 24)  // lower bound

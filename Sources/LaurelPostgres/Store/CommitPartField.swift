@@ -1,4 +1,4 @@
-/// The fields of `laurel.commit_part` (sql/migrations/0013_commit_parts.sql), one part of a commit batch, in the
+/// The fields of `laurel.commit_part` (sql/migrations/0013_commit_parts.sql and 0017), one part of a commit batch, in the
 /// type's order and with their types: a batch travels as an array of such records in PostgreSQL's binary format,
 /// where every field is sent, in order, with its type's OID (`UserCommitBatch`). `CommitPartFieldTests` compares
 /// this list with the type in a migrated database.
@@ -6,10 +6,13 @@ enum CommitPartField: Int, CaseIterable {
     case n, userID, version, reloads, rebuilt, factKind, factID, activity, amount, lesson, category, event, atUs, day
     case localHour, note, requestedUs, response, deletedLog, settingsZone, settingsRest, settingsVacation, settingsGoal
     case settingsWindow, settingsLeaderboards, settingsDay, windowMinutes, answered, customActivity, templates
-    case deletedTemplates, deletedUnlockPrefixes, installedListing, unlocks, decidedUs, chosen, completed, pushKinds
+    case deletedTemplates, deletedUnlockPrefixes, installedListing, unlocks, decidedUs, completed, pushKinds
     case pushData, hasFigures, xp, level, maxLevel, currentStreak, longestStreak, streakFreezes, streakAtRisk
     case lastActiveDay, streakHoldsThrough, challengeXP, unlocked, totalLogs, activeDays, goalMetWeek, allowance
     case allowanceUs, snapshot, scores, latestScoreDay, latestScores, announce
+    // The challenges chosen now, column by column (migration 0017 added them at the type's end).
+    case chosenPeriod, chosenStart, chosenSlot, chosenKind, chosenTitle, chosenTarget, chosenXP, chosenActivity, chosenHour
+    case chosenCompleted
 
     /// The field's name in the type.
     var name: String {
@@ -51,6 +54,16 @@ enum CommitPartField: Int, CaseIterable {
         case .allowanceUs: "allowance_us"
         case .latestScoreDay: "latest_score_day"
         case .latestScores: "latest_scores"
+        case .chosenPeriod: "chosen_period"
+        case .chosenStart: "chosen_start"
+        case .chosenSlot: "chosen_slot"
+        case .chosenKind: "chosen_kind"
+        case .chosenTitle: "chosen_title"
+        case .chosenTarget: "chosen_target"
+        case .chosenXP: "chosen_xp"
+        case .chosenActivity: "chosen_activity"
+        case .chosenHour: "chosen_hour"
+        case .chosenCompleted: "chosen_completed"
         default: "\(self)"
         }
     }
@@ -69,13 +82,17 @@ enum CommitPartField: Int, CaseIterable {
         case .factKind, .factID, .activity, .lesson, .category, .event, .note, .deletedLog, .settingsZone, .snapshot, .response,
              .latestScores, .announce:
             .text
-        case .customActivity, .templates, .chosen, .completed, .scores:
+        case .customActivity, .templates, .completed, .scores:
             .json
         case .pushData: .jsonArray
         case .day, .settingsDay, .lastActiveDay, .streakHoldsThrough, .goalMetWeek, .latestScoreDay:
             .date
         case .deletedTemplates: .uuidArray
-        case .deletedUnlockPrefixes, .unlocks, .pushKinds: .textArray
+        case .deletedUnlockPrefixes, .unlocks, .pushKinds, .chosenPeriod, .chosenKind, .chosenTitle, .chosenActivity: .textArray
+        case .chosenStart: .dateArray
+        case .chosenSlot, .chosenHour: .int2Array
+        case .chosenTarget, .chosenXP: .int4Array
+        case .chosenCompleted: .boolArray
         case .installedListing: .uuid
         case .allowance: .float8
         }

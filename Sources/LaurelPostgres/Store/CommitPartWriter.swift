@@ -77,6 +77,34 @@ struct CommitPartWriter {
         array.textArray(values)
     }
 
+    /// A `text[]` whose nil values are NULL elements.
+    mutating func texts(_ field: CommitPartField, optional values: some Collection<String?>) {
+        at(field)
+        array.textArray(values)
+    }
+
+    /// A `smallint[]` (`int2`) whose nil values are NULL elements.
+    mutating func int2s(_ field: CommitPartField, _ values: some Collection<Int?>) {
+        at(field)
+        array.int2Array(values)
+    }
+
+    /// An `integer[]` (`int4`).
+    mutating func int4s(_ field: CommitPartField, _ values: some Collection<Int>) {
+        at(field)
+        array.int4Array(values)
+    }
+
+    mutating func dates(_ field: CommitPartField, _ days: some Collection<LocalDay>) {
+        at(field)
+        array.dateArray(daysSince1970: days.lazy.map(\.daysSince1970))
+    }
+
+    mutating func bools(_ field: CommitPartField, _ values: some Collection<Bool>) {
+        at(field)
+        array.boolArray(values)
+    }
+
     /// A `uuid` from its text (``UserCommitBatch/unwritable(_:)`` keeps out a batch any text that is not one).
     mutating func uuid(_ field: CommitPartField, _ text: String) {
         at(field)

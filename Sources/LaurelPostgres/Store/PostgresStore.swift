@@ -49,10 +49,10 @@ public final class PostgresStore: LaurelStore {
     /// Runs `laurel.store_challenge_changes` and `laurel.store_change_extras` with nothing to store, which plans
     /// their statements on `connection` (a function's statements are planned at its first call on a connection).
     /// The challenges' three statements each run only for an element that is there: '[]' is one, of nothing, for
-    /// user 0, whom no one is.
+    /// user 0, whom no one is, and the place -1 is one that no part of the empty batch has.
     static func planOccasionalCommitStatements(on connection: PostgresConnection) throws(PostgresError) {
         _ = try connection.query(
-            "SELECT laurel.store_challenge_changes('{0}', '{0}', ARRAY['[]'::json], ARRAY['[]'::json], ARRAY['[]'::json])")
+            "SELECT laurel.store_challenge_changes('{0}', '{0}', ARRAY['[]'::json], ARRAY['[]'::json], '{}'::laurel.commit_part[], '{-1}')")
         _ = try connection.query("SELECT laurel.store_change_extras('{}'::laurel.commit_part[], '{}', '{}', '{}')")
     }
 

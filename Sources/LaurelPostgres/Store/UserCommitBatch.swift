@@ -75,24 +75,6 @@ enum UserCommitBatch {
         if let listing = writes.installedListing { part.uuid(.installedListing, listing) }
         part.texts(.unlocks, writes.unlocks)
         part.int(.decidedUs, PostgresTimestamp.microseconds(commit.decidedAt))
-        if !writes.challengesChosen.isEmpty {
-            part.json(.chosen) { json in
-                json.beginArray()
-                for chosen in writes.challengesChosen {
-                    json.beginObject()
-                    period(of: chosen.choice, into: &json)
-                    json.field("kind", chosen.choice.kind.rawValue)
-                    json.field("title", chosen.choice.title)
-                    json.field("target", chosen.choice.target)
-                    json.field("xp", chosen.choice.xp)
-                    json.field("activity_id", ifPresent: chosen.choice.activity)
-                    json.field("hour", ifPresent: chosen.choice.hour)
-                    json.field("completed", chosen.completedAt != nil)
-                    json.endObject()
-                }
-                json.endArray()
-            }
-        }
         if !writes.challengesCompleted.isEmpty {
             part.json(.completed) { json in
                 json.beginArray()
@@ -126,7 +108,23 @@ enum UserCommitBatch {
         if commit.announcement != nil || !announcedPushes.isEmpty {
             part.json(.announce) { json in AnnouncedChangeJSON.write(commit.announcement, pushes: announcedPushes, into: &json) }
         }
+        if !writes.challengesChosen.isEmpty { write(chosen: writes.challengesChosen, into: &part) }
         part.end()
+    }
+
+    /// The challenges chosen now, column by column, one element a challenge (the type's last fields): PostgreSQL takes
+    /// them apart with `unnest`, where a JSON list was parsed twice (migration 0017).
+    private static func write(chosen: [StoredChallenge], into part: inout CommitPartWriter) {
+        part.texts(.chosenPeriod, chosen.map(\.choice.period.rawValue))
+        part.dates(.chosenStart, chosen.map(\.choice.periodStart))
+        part.int2s(.chosenSlot, chosen.map { Optional($0.choice.slot) })
+        part.texts(.chosenKind, chosen.map(\.choice.kind.rawValue))
+        part.texts(.chosenTitle, chosen.map(\.choice.title))
+        part.int4s(.chosenTarget, chosen.map(\.choice.target))
+        part.int4s(.chosenXP, chosen.map(\.choice.xp))
+        part.texts(.chosenActivity, optional: chosen.map(\.choice.activity))
+        part.int2s(.chosenHour, chosen.map(\.choice.hour))
+        part.bools(.chosenCompleted, chosen.map { $0.completedAt != nil })
     }
 
     /// A new fact's fields up to its answer (a reminder's own two come after the settings).

@@ -51,6 +51,39 @@ import Testing
         #expect(part["latest_scores"] == ["logs": [1, .int(1_781_546_400_123_000)]])
     }
 
+    /// Challenges chosen travel column by column, one array element a challenge (migration 0017), so that PostgreSQL
+    /// takes them apart without parsing: a challenge without an activity or an hour has NULL there.
+    @Test func theChallengesChosenComeColumnByColumn() async throws {
+        let day = LocalDay("2026-06-15")!
+        var writes = ProgressWrites()
+        writes.challengesChosen = [
+            StoredChallenge(
+                choice: ChallengeChoice(
+                    slot: 1, kind: .amountToday, period: .daily, periodStart: day, target: 40, xp: 30, title: "Do 40 pushups today",
+                    activity: "pushups"),
+                completedAt: nil),
+            StoredChallenge(
+                choice: ChallengeChoice(
+                    slot: 0, kind: .activeDaysWeek, period: .weekly, periodStart: day, target: 4, xp: 50, title: "Be active on 4 \"days\"",
+                    hour: 9),
+                completedAt: Self.decided),
+        ]
+        let commit = UserCommit(
+            user: UserID(5), expectedVersion: 1, writes: writes, decidedAt: Self.decided, pushes: [], answer: nil, snapshot: nil,
+            scoresBefore: LatestDayScores())
+        let part = try await Self.read([commit])[0]
+        #expect(part["chosen_period"] == ["daily", "weekly"])
+        #expect(part["chosen_start"] == ["2026-06-15", "2026-06-15"])
+        #expect(part["chosen_slot"] == [1, 0])
+        #expect(part["chosen_kind"] == ["amount_today", "active_days_week"])
+        #expect(part["chosen_title"] == ["Do 40 pushups today", "Be active on 4 \"days\""])
+        #expect(part["chosen_target"] == [40, 4] && part["chosen_xp"] == [30, 50])
+        #expect(part["chosen_activity"] == ["pushups", .null])
+        #expect(part["chosen_hour"] == [.null, 9])
+        #expect(part["chosen_completed"] == [false, true])
+        #expect(part["completed"] == nil)
+    }
+
     @Test func settingsARemindersAndTemplatesFieldsComeInTheirPlaces() async throws {
         let template = UUID()
         let listing = UUID()

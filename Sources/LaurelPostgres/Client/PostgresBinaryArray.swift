@@ -174,19 +174,21 @@ struct PostgresBinaryArray {
 
     /// A `text[]` of `values` (one dimension), a nil value a NULL element.
     mutating func textArray(_ values: some Collection<String?>) {
-        let headerAt = count
-        arrayHeader(of: .text, count: values.count, hasNulls: values.contains(nil))
-        for value in values {
-            if let value { utf8(value, as: nil) } else { nullElement() }
-        }
-        header(.textArray, at: headerAt)
+        array(of: .text, values, as: .textArray)
     }
 
     /// An array of `values` (one dimension, no NULLs) whose elements are sent as their UTF-8 (`text`, `json`).
     private mutating func array(of element: FieldType, _ values: some Collection<String>, as type: FieldType) {
+        array(of: element, values.lazy.map { Optional($0) }, as: type)
+    }
+
+    /// An array of `values` (one dimension) whose elements are sent as their UTF-8; a nil value is a NULL element.
+    private mutating func array(of element: FieldType, _ values: some Collection<String?>, as type: FieldType) {
         let headerAt = count
-        arrayHeader(of: element, count: values.count)
-        for value in values { utf8(value, as: nil) }
+        arrayHeader(of: element, count: values.count, hasNulls: values.contains(nil))
+        for value in values {
+            if let value { utf8(value, as: nil) } else { nullElement() }
+        }
         header(type, at: headerAt)
     }
 

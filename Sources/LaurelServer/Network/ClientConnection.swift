@@ -147,12 +147,13 @@ struct ClientConnection {
         if let user = state.context?.user.id, !outcome.pushes.isEmpty {
             services.metrics.unlocks.increment(by: outcome.pushes.filter { $0.kind == .unlock }.count)
             // The answer and the pushes that follow it leave this connection together, before the user's others.
-            await lineWriter.deliver(outcome.pushes, after: answer)
+            await lineWriter.deliver(outcome.pushes, after: consume answer)
             answered()
             services.metrics.pushesDelivered.increment(by: outcome.pushes.count)
             await services.registry.deliver(outcome.pushes, to: user, except: lineWriter)
         } else {
-            lineWriter.write(answer)
+            // Handed over, not copied: the line gains its LF in place only while it has one owner.
+            lineWriter.write(consume answer)
             answered()
         }
         await outcome.followUp?()

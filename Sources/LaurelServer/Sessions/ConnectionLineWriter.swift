@@ -86,7 +86,7 @@ actor ConnectionLineWriter {
 
     /// Stored pushes that just happened (of one write, or read back), in any order; `answer`, the answer of the
     /// request that made them, goes out first, with them when they can go at once.
-    func deliver(_ pushes: [StoredPush], after answer: ByteBuffer? = nil) async {
+    func deliver(_ pushes: [StoredPush], after answer: consuming ByteBuffer? = nil) async {
         guard !closed.withLock({ $0 }) else {
             metrics.pushesDropped.increment(by: pushes.lazy.filter { $0.seq > self.deliveredSeq }.count)
             return
@@ -96,10 +96,12 @@ actor ConnectionLineWriter {
         for push in pushes where push.seq > deliveredSeq { pending[push.seq] = push }
         guard !holding, !draining else {
             // Live pushes wait for a replay, or a drain already running takes them; an answer never waits.
-            if let answer { write(answer) }
+            if let line = answer.take() { write(consume line) }
             return
         }
-        await drain(leading: answer.map { framing.framed($0) })
+        var leading: ByteBuffer?
+        if let line = answer.take() { leading = framing.framed(consume line) }
+        await drain(leading: consume leading)
     }
 
     /// Holds live pushes until `finishReplay`; from now on only pushes after `seq` are delivered.

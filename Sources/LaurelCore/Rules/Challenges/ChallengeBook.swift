@@ -22,7 +22,24 @@ public struct ChallengeBook: Sendable, Equatable {
         public var days: ClosedRange<LocalDay> { kind.days(from: start) }
 
         public static func < (lhs: Period, rhs: Period) -> Bool {
-            (lhs.start, lhs.kind == .daily ? 0 : 1) < (rhs.start, rhs.kind == .daily ? 0 : 1)
+            (lhs.start, lhs.order) < (rhs.start, rhs.order)
+        }
+
+        // Hashed and compared by the kind's case, not by its raw value: a `String`-backed enum takes
+        // `RawRepresentable`'s hashing, which hashes the text ("daily"), and every decision looks periods up four times.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(start.daysSince1970 &* 2 &+ order)
+        }
+
+        public static func == (lhs: Period, rhs: Period) -> Bool {
+            lhs.start == rhs.start && lhs.order == rhs.order
+        }
+
+        private var order: Int {
+            switch kind {
+            case .daily: 0
+            case .weekly: 1
+            }
         }
     }
 

@@ -219,9 +219,19 @@ DECLARE
     parsed json;
     chunk text := '';
     head text := '{"event":"' || event || '","at_us":' || (extract(epoch FROM now()) * 1000000)::bigint || ',"users":';
+    instance text;
 BEGIN
     IF coalesce(array_length(commits, 1), 0) = 0 THEN
         RETURN;
+    END IF;
+    IF event = 'written' THEN
+        instance := nullif(current_setting('laurel.instance', true), '');
+        IF instance IS NOT NULL THEN
+            PERFORM pg_advisory_xact_lock_shared(7416, 1);
+            IF NOT EXISTS (SELECT FROM laurel.instances i WHERE i.id <> instance) THEN
+                RETURN;
+            END IF;
+        END IF;
     END IF;
     -- Nearly always one notification (a batch of LOGs without changes is some 30 bytes a user).
     IF octet_length(whole) <= 7900 THEN
@@ -527,6 +537,22 @@ DECLARE
 BEGIN
     INSERT INTO laurel.tokens (digest, user_id) VALUES (sha256(convert_to(token, 'UTF8')), p_user);
     RETURN token;
+END $$;
+
+CREATE FUNCTION laurel.register_instance(instance text) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- The registry's lock: 7416 and 1 stand for laurel.instances.
+    PERFORM pg_advisory_xact_lock(7416, 1);
+    DELETE FROM laurel.instances i
+     WHERE i.id = instance
+        -- (A backend of another role shows no backend_start: its pid alone keeps the row then. A row kept in doubt
+        -- costs announcements, never a missed one.)
+        OR NOT EXISTS (SELECT FROM pg_stat_activity a
+                        WHERE a.pid = i.listener_pid AND (a.backend_start IS NULL OR a.backend_start = i.listener_started_at));
+    INSERT INTO laurel.instances (id, listener_pid, listener_started_at)
+    SELECT instance, a.pid, a.backend_start FROM pg_stat_activity a WHERE a.pid = pg_backend_pid();
 END $$;
 
 CREATE FUNCTION laurel.remove_friend(p_user bigint, p_friend bigint) RETURNS boolean
@@ -999,6 +1025,12 @@ CREATE FUNCTION laurel.unpublish_listing(listing_id text) RETURNS boolean
     SELECT count(*) > 0 FROM gone
 $$;
 
+CREATE FUNCTION laurel.unregister_instance(instance text) RETURNS void
+    LANGUAGE sql
+    AS $$
+    DELETE FROM laurel.instances WHERE id = instance;
+$$;
+
 CREATE FUNCTION laurel.user_id_of(p_name text) RETURNS bigint
     LANGUAGE plpgsql STABLE
     AS $$
@@ -1171,6 +1203,13 @@ CREATE TABLE laurel.friendships (
     friend_id bigint NOT NULL,
     since timestamp with time zone NOT NULL,
     CONSTRAINT friendships_check CHECK ((user_id <> friend_id))
+);
+
+CREATE TABLE laurel.instances (
+    id text NOT NULL,
+    listener_pid integer NOT NULL,
+    listener_started_at timestamp with time zone NOT NULL,
+    registered_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 CREATE TABLE laurel.invites (
@@ -1479,6 +1518,9 @@ ALTER TABLE ONLY laurel.earlier_day_scores
 
 ALTER TABLE ONLY laurel.friendships
     ADD CONSTRAINT friendships_pkey PRIMARY KEY (user_id, friend_id);
+
+ALTER TABLE ONLY laurel.instances
+    ADD CONSTRAINT instances_pkey PRIMARY KEY (id);
 
 ALTER TABLE ONLY laurel.invites
     ADD CONSTRAINT invites_pkey PRIMARY KEY (code);

@@ -1,3 +1,4 @@
+import Foundation
 import LaurelCore
 import NIOCore
 import NIOSSL
@@ -54,10 +55,15 @@ public struct ServerConfiguration: Sendable {
     /// What the server takes as now; only tests shift it.
     public var clock = ServerClock()
 
+    /// This instance's name among the instances sharing the database (`laurel.instances`): its store listener
+    /// registers it, and its commits say it (`laurel.instance`), so that they are announced only where another
+    /// instance is registered. Unique for every run.
+    public var instanceID = UUID().uuidString.lowercased()
+
     /// What each database connection of the server sets for its session: the limits the SQL functions answer with
-    /// by themselves (a SUBSCRIPTION document's `template_limit`, in pushes stored by SQL too).
+    /// by themselves (a SUBSCRIPTION document's `template_limit`, in pushes stored by SQL too), and the instance's name.
     public var databaseSessionSettings: [String: String] {
-        ["laurel.template_limit": String(limits.templates)]
+        ["laurel.template_limit": String(limits.templates), "laurel.instance": instanceID]
     }
 
     public init(

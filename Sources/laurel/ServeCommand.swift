@@ -88,7 +88,8 @@ struct ServeCommand: AsyncParsableCommand {
                     if embedded != nil { print("admin: psql \(connectionString)") }
                     fflush(nil)
                 }
-                let (listener, storeEvents) = PostgresStoreEvents.listen(configuration: postgres, ownBackends: pool.backends, logger: logger)
+                let (listener, storeEvents) = PostgresStoreEvents.listen(
+                    configuration: postgres, ownBackends: pool.backends, instance: configuration.instanceID, logger: logger)
                 listener.start()
                 let server = LaurelServer(
                     configuration: configuration, store: store, catalog: loadedCatalog, storeEvents: storeEvents, metrics: metrics,

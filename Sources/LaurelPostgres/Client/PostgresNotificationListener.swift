@@ -43,25 +43,28 @@ public final class PostgresNotificationListener: Sendable {
     /// notifications one read of the connection brings at once (a stream would cost a hop to another thread for
     /// each of them, and this listener hears of every commit). The handler must return quickly. Notifications
     /// `filter` passes over are dropped unread.
+    /// `presence`, when given, is said after every LISTEN and before the connection closes at a stop.
     public convenience init(
-        configuration: PostgresConfiguration, channels: [String], ignoring filter: PostgresNotificationFilter? = nil, logger: Logger,
-        handler: @escaping @Sendable ([Event]) -> Void
+        configuration: PostgresConfiguration, channels: [String], ignoring filter: PostgresNotificationFilter? = nil,
+        presence: ListenerPresence? = nil, logger: Logger, handler: @escaping @Sendable ([Event]) -> Void
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
         continuation.finish()
         self.init(
-            configuration: configuration, channels: channels, filter: filter, logger: logger, stream: stream, continuation: continuation,
-            deliver: handler)
+            configuration: configuration, channels: channels, filter: filter, presence: presence, logger: logger, stream: stream,
+            continuation: continuation, deliver: handler)
     }
 
     private init(
-        configuration: PostgresConfiguration, channels: [String], filter: PostgresNotificationFilter? = nil, logger: Logger,
-        stream: AsyncStream<Event>, continuation: AsyncStream<Event>.Continuation, deliver: @escaping @Sendable ([Event]) -> Void
+        configuration: PostgresConfiguration, channels: [String], filter: PostgresNotificationFilter? = nil,
+        presence: ListenerPresence? = nil, logger: Logger, stream: AsyncStream<Event>, continuation: AsyncStream<Event>.Continuation,
+        deliver: @escaping @Sendable ([Event]) -> Void
     ) {
         self.events = stream
         self.continuation = continuation
         self.loop = ListenerLoop(
-            configuration: configuration, channels: channels, filter: filter, logger: logger, deliver: deliver, control: ListenerControl())
+            configuration: configuration, channels: channels, filter: filter, presence: presence, logger: logger, deliver: deliver,
+            control: ListenerControl())
     }
 
     deinit {
@@ -91,6 +94,7 @@ struct ListenerLoop: Sendable {
     let configuration: PostgresConfiguration
     let channels: [String]
     let filter: PostgresNotificationFilter?
+    let presence: ListenerPresence?
     let logger: Logger
     let deliver: @Sendable ([PostgresNotificationListener.Event]) -> Void
     let control: ListenerControl
@@ -118,6 +122,13 @@ struct ListenerLoop: Sendable {
             connection.logger.debug("Listening for notifications", metadata: ["postgres.channels": "\(channels)"])
             deliver([.listening])
             receive(on: connection)
+            if control.isStopRequested, let leave = presence?.leave {
+                do {
+                    _ = try connection.query(leave.sql, leave.parameters)
+                } catch {
+                    connection.logger.warning("Notification listener could not say it leaves", metadata: ["postgres.error": "\(error)"])
+                }
+            }
         }
         control.markStopped()
     }
@@ -126,6 +137,9 @@ struct ListenerLoop: Sendable {
         let connection = try PostgresConnection.connect(configuration: configuration, logger: logger)
         if !channels.isEmpty {
             try connection.simpleQuery(channels.map { "LISTEN \(quotedIdentifier($0))" }.joined(separator: "; "))
+        }
+        if let enter = presence?.enter {
+            _ = try connection.query(enter.sql, enter.parameters)
         }
         return connection
     }

@@ -16,12 +16,22 @@ public enum PostgresStoreEvents {
     /// hold what they announce, and the writes deliver their own pushes. (A write whose commit failed without telling
     /// whether it was stored asks the store instead.) Their `committed` ones (the functions' commits: an accepted
     /// invite, a subscription push) are read for where the users stand.
+    /// `instance`, the name this process's pool connections give as `laurel.instance`, is registered by the listener
+    /// after every LISTEN (`laurel.register_instance`, before `.resumed`) and removed when it stops: other instances
+    /// announce their writes only while some other instance is registered (`laurel.announce_commits`).
     public static func listen(
-        configuration: PostgresConfiguration, ownBackends: PostgresBackendRoster? = nil, logger: Logger
+        configuration: PostgresConfiguration, ownBackends: PostgresBackendRoster? = nil, instance: String? = nil, logger: Logger
     ) -> (listener: PostgresNotificationListener, events: AsyncStream<[StoreEvent]>) {
         let (events, continuation) = AsyncStream.makeStream(of: [StoreEvent].self)
         let ownWrites = ownBackends.map { PostgresNotificationFilter(senders: $0, payloadPrefix: ownWritesPrefix) }
-        let listener = PostgresNotificationListener(configuration: configuration, channels: [channel], ignoring: ownWrites, logger: logger) { heard in
+        let presence = instance.map { name in
+            ListenerPresence(
+                enter: ("SELECT laurel.register_instance($1::text)", [.text(name)]),
+                leave: ("SELECT laurel.unregister_instance($1::text)", [.text(name)]))
+        }
+        let listener = PostgresNotificationListener(
+            configuration: configuration, channels: [channel], ignoring: ownWrites, presence: presence, logger: logger
+        ) { heard in
             var batch: [StoreEvent] = []
             for event in heard {
                 switch event {

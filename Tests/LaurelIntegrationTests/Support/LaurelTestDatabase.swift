@@ -39,6 +39,14 @@ enum LaurelTestDatabase {
     static func withFreshDatabase(
         migratedTo schema: SchemaFiles? = nil, logger: Logger = logger, _ body: (PostgresPool) async throws -> Void
     ) async throws {
+        try await withFreshDatabaseReachedBy(migratedTo: schema, logger: logger) { pool, _ in try await body(pool) }
+    }
+
+    /// ``withFreshDatabase(migratedTo:logger:_:)`` that also gives `body` the database's address, for connections of
+    /// its own.
+    static func withFreshDatabaseReachedBy(
+        migratedTo schema: SchemaFiles? = nil, logger: Logger = logger, _ body: (PostgresPool, PostgresConfiguration) async throws -> Void
+    ) async throws {
         let name = "laurel_fresh_\(UInt32.random(in: 0...UInt32.max))"
         try await scalar("CREATE DATABASE \(name)")
         var address = try #require(URLComponents(string: try url()))
@@ -48,7 +56,7 @@ enum LaurelTestDatabase {
         let pool = PostgresPool(configuration: configuration, size: 1, logger: logger)
         do {
             try await SchemaMigrator(pool: pool, logger: logger).migrate(try schema ?? SchemaFiles.shipped())
-            try await body(pool)
+            try await body(pool, configuration)
         } catch {
             await pool.close()
             _ = try? await scalar("DROP DATABASE \(name) WITH (FORCE)")

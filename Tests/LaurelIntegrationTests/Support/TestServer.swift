@@ -80,7 +80,8 @@ enum TestServer {
         // A name of its own, so the test can see in pg_stat_activity when this listener has run LISTEN.
         let listenerName = "laurel-tests-listener-\(UUID().uuidString.prefix(8).lowercased())"
         let (listener, events) = PostgresStoreEvents.listen(
-            configuration: try LaurelTestDatabase.configuration(listenerName), ownBackends: pool.backends, logger: logger)
+            configuration: try LaurelTestDatabase.configuration(listenerName), ownBackends: pool.backends, instance: configuration.instanceID,
+            logger: logger)
         listener.start()
         let port = AsyncStream<Int>.makeStream()
         let webSocketPort = Mutex<Int?>(nil)
@@ -101,7 +102,7 @@ enum TestServer {
             guard let bound = await iterator.next() else { throw TestServerError.didNotStart }
             let outcome: Result<T, any Error>
             do {
-                try await waitUntilListening(applicationName: listenerName)
+                try await waitUntilListening(instance: configuration.instanceID)
                 // The WebSocket endpoint is bound before the server starts accepting on its port.
                 let server = RunningTestServer(
                     port: bound, webSocketPort: webSocketPort.withLock { $0 }, group: group, metrics: metrics, listenerName: listenerName)
@@ -136,13 +137,11 @@ enum TestServer {
         }
     }
 
-    /// The listener connects and runs LISTEN on a thread of its own; notifications sent before that are lost.
-    private static func waitUntilListening(applicationName: String) async throws {
+    /// The listener connects and runs LISTEN on a thread of its own; notifications sent before that are lost. It
+    /// registers its instance after its LISTEN: once the instance is registered, nothing is missed.
+    private static func waitUntilListening(instance: String) async throws {
         let listening = try await Eventually.holds(timeout: .seconds(20)) {
-            let count = try await LaurelTestDatabase.count(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1::text AND query ILIKE 'LISTEN%'",
-                [.text(applicationName)])
-            return count > 0
+            try await LaurelTestDatabase.count("SELECT count(*) FROM laurel.instances WHERE id = $1::text", [.text(instance)]) > 0
         }
         if !listening { throw TestServerError.notFollowingStoreEvents }
     }

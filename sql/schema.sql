@@ -219,19 +219,9 @@ DECLARE
     parsed json;
     chunk text := '';
     head text := '{"event":"' || event || '","at_us":' || (extract(epoch FROM now()) * 1000000)::bigint || ',"users":';
-    instance text;
 BEGIN
     IF coalesce(array_length(commits, 1), 0) = 0 THEN
         RETURN;
-    END IF;
-    IF event = 'written' THEN
-        instance := nullif(current_setting('laurel.instance', true), '');
-        IF instance IS NOT NULL THEN
-            PERFORM pg_advisory_xact_lock_shared(7416, 1);
-            IF NOT EXISTS (SELECT FROM laurel.instances i WHERE i.id <> instance) THEN
-                RETURN;
-            END IF;
-        END IF;
     END IF;
     -- Nearly always one notification (a batch of LOGs without changes is some 30 bytes a user).
     IF octet_length(whole) <= 7900 THEN
@@ -345,12 +335,20 @@ DECLARE
     -- [user_id, version, last_seq] of each committed part ([user_id, version, last_seq, fact_seq, change] when the
     -- part announces its change).
     commits text[] := '{}';
+    instance text := nullif(current_setting('laurel.instance', true), '');
+    announcing boolean := true;
+    -- The registry's lock (7416, 1), taken in an assignment: plpgsql evaluates one without a query of its own.
+    registry_locked text;
 BEGIN
     committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
     detail := NULL;
+    IF instance IS NOT NULL THEN
+        registry_locked := pg_advisory_xact_lock_shared(7416, 1)::text;
+        announcing := EXISTS (SELECT FROM laurel.instances i WHERE i.id <> instance);
+    END IF;
     IF NOT isolated THEN
         FOR outcome, new_version, new_last_seq, fact_seq, part_user, announced IN SELECT * FROM laurel.store_changes(batch) LOOP
-            IF outcome = 'committed' THEN
+            IF outcome = 'committed' AND announcing THEN
                 commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
             END IF;
             RETURN NEXT;
@@ -371,7 +369,9 @@ BEGIN
                     detail := SQLSTATE || ': ' || SQLERRM;
             END;
             IF outcome = 'committed' THEN
-                commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
+                IF announcing THEN
+                    commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
+                END IF;
             ELSE
                 new_version := NULL;
                 new_last_seq := NULL;
@@ -380,7 +380,9 @@ BEGIN
             RETURN NEXT;
         END LOOP;
     END IF;
-    PERFORM laurel.announce_commits(commits, 'written');
+    IF announcing THEN
+        PERFORM laurel.announce_commits(commits, 'written');
+    END IF;
 END $$;
 
 CREATE FUNCTION laurel.create_invite(p_user bigint, p_code text, p_now timestamp with time zone, p_expires_at timestamp with time zone, p_max_open integer) RETURNS text

@@ -12,10 +12,6 @@
 -- of the instance whose connection sends it, which passes over its own (every other instance reads them as
 -- 'committed'); 'committed' for the functions' commits (accept_invite, store_subscription_push), which every
 -- instance follows, the sender's too.
--- A 'written' announcement is sent only where another instance may hear it: a connection of a registered instance
--- (its setting `laurel.instance`, laurel.register_instance) announces nothing while no other instance is registered.
--- Its check holds the registry's lock, shared, to the end of the transaction, so that an instance registering
--- meanwhile waits for this commit (and reads it) or is seen by it. A connection of no instance always announces.
 DROP FUNCTION IF EXISTS laurel.announce_commits(json[]);
 DROP FUNCTION IF EXISTS laurel.announce_commits(text[]);
 CREATE OR REPLACE FUNCTION laurel.announce_commits(commits text[], event text DEFAULT 'committed') RETURNS void
@@ -26,19 +22,9 @@ DECLARE
     parsed json;
     chunk text := '';
     head text := '{"event":"' || event || '","at_us":' || (extract(epoch FROM now()) * 1000000)::bigint || ',"users":';
-    instance text;
 BEGIN
     IF coalesce(array_length(commits, 1), 0) = 0 THEN
         RETURN;
-    END IF;
-    IF event = 'written' THEN
-        instance := nullif(current_setting('laurel.instance', true), '');
-        IF instance IS NOT NULL THEN
-            PERFORM pg_advisory_xact_lock_shared(7416, 1);
-            IF NOT EXISTS (SELECT FROM laurel.instances i WHERE i.id <> instance) THEN
-                RETURN;
-            END IF;
-        END IF;
     END IF;
     -- Nearly always one notification (a batch of LOGs without changes is some 30 bytes a user).
     IF octet_length(whole) <= 7900 THEN

@@ -4,6 +4,13 @@
 -- announced to every instance at the end (laurel.announce_commits, delivered on commit) as 'written': the sending
 -- instance's sessions decided them and keep what they decided, so it passes over its own.
 --
+-- A batch is announced only where another instance may hear it: a connection of an instance (its setting
+-- `laurel.instance`) announces nothing while no other instance is registered (laurel.register_instance; an instance
+-- alone had sent a notification with every batch, which its own listener dropped, and every notifying commit holds
+-- PostgreSQL's one lock on the notification queue until it ends). The check holds the registry's lock, shared, to the
+-- transaction's end: an instance registering meanwhile waits for this commit, and reads it, or is seen by it. A
+-- connection of no instance always announces.
+--
 -- Not isolated (the default), the batch is stored by one call of laurel.store_changes, and anything that raises
 -- fails the whole statement. The caller then runs the batch again isolated: each part stored alone in a block of
 -- its own (a subtransaction) that rolls back alone, a unique violation as 'stale' (a writer elsewhere stored the
@@ -21,12 +28,20 @@ DECLARE
     -- [user_id, version, last_seq] of each committed part ([user_id, version, last_seq, fact_seq, change] when the
     -- part announces its change).
     commits text[] := '{}';
+    instance text := nullif(current_setting('laurel.instance', true), '');
+    announcing boolean := true;
+    -- The registry's lock (7416, 1), taken in an assignment: plpgsql evaluates one without a query of its own.
+    registry_locked text;
 BEGIN
     committed_us := (extract(epoch FROM now()) * 1000000)::bigint;
     detail := NULL;
+    IF instance IS NOT NULL THEN
+        registry_locked := pg_advisory_xact_lock_shared(7416, 1)::text;
+        announcing := EXISTS (SELECT FROM laurel.instances i WHERE i.id <> instance);
+    END IF;
     IF NOT isolated THEN
         FOR outcome, new_version, new_last_seq, fact_seq, part_user, announced IN SELECT * FROM laurel.store_changes(batch) LOOP
-            IF outcome = 'committed' THEN
+            IF outcome = 'committed' AND announcing THEN
                 commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
             END IF;
             RETURN NEXT;
@@ -47,7 +62,9 @@ BEGIN
                     detail := SQLSTATE || ': ' || SQLERRM;
             END;
             IF outcome = 'committed' THEN
-                commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
+                IF announcing THEN
+                    commits := commits || laurel.announced_commit(part_user, new_version, new_last_seq, fact_seq, announced);
+                END IF;
             ELSE
                 new_version := NULL;
                 new_last_seq := NULL;
@@ -56,5 +73,7 @@ BEGIN
             RETURN NEXT;
         END LOOP;
     END IF;
-    PERFORM laurel.announce_commits(commits, 'written');
+    IF announcing THEN
+        PERFORM laurel.announce_commits(commits, 'written');
+    END IF;
 END $$;

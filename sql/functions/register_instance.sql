@@ -1,6 +1,6 @@
 -- Registers the calling connection's server instance as one that hears the store's events, from its listening
 -- connection, after its LISTEN and before it reads what it may have missed. From this function's commit on, every
--- other instance's commits of users' writes are announced (laurel.announce_commits); a commit that found no other
+-- other instance's commits of users' writes are announced (laurel.commit_changes); a commit that found no other
 -- instance and so announces nothing ends before this one is granted its lock (each such commit holds the same lock,
 -- shared, from its check to its end), so it is stored before the caller reads anything. Registrations of instances
 -- whose listening backend is gone (a crash) are removed on the way.

@@ -1,6 +1,6 @@
 -- The server instances that hear the store's events, each registered by its listening connection
 -- (laurel.register_instance) and removed when it stops (laurel.unregister_instance) or, after a crash, by the next
--- registration, which finds the listening backend gone. laurel.announce_commits announces a batch of users' writes
+-- registration, which finds the listening backend gone. laurel.commit_changes announces a batch of users' writes
 -- only where another instance is registered: an instance alone sent a notification with every batch that nobody
 -- read (its own listener dropped it), and every notifying commit takes PostgreSQL's one lock on the notification
 -- queue until it ends.

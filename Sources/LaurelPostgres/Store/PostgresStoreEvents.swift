@@ -18,7 +18,7 @@ public enum PostgresStoreEvents {
     /// invite, a subscription push) are read for where the users stand.
     /// `instance`, the name this process's pool connections give as `laurel.instance`, is registered by the listener
     /// after every LISTEN (`laurel.register_instance`, before `.resumed`) and removed when it stops: other instances
-    /// announce their writes only while some other instance is registered (`laurel.announce_commits`).
+    /// announce their writes only while some other instance is registered (`laurel.commit_changes`).
     public static func listen(
         configuration: PostgresConfiguration, ownBackends: PostgresBackendRoster? = nil, instance: String? = nil, logger: Logger
     ) -> (listener: PostgresNotificationListener, events: AsyncStream<[StoreEvent]>) {

@@ -8,7 +8,7 @@ import Testing
 @testable import LaurelPostgres
 
 /// An instance's commits of users' writes are announced only while another instance is registered
-/// (`laurel.announce_commits`, `laurel.register_instance`): alone, it sent a notification with every batch that
+/// (`laurel.commit_changes`, `laurel.register_instance`): alone, it sent a notification with every batch that
 /// nobody read. A registering instance waits for every commit that found it missing, so none of them is one it
 /// could read too early. Each test has a database of its own: the shared one has the other tests' servers registered.
 @Suite struct InstanceRegistryTests {
@@ -48,13 +48,16 @@ import Testing
     /// must wait for it, and end after it.
     @Test func aRegistrationWaitsForTheCommitsThatFoundNoOtherInstance() async throws {
         try await LaurelTestDatabase.withFreshDatabaseReachedBy { admin, address in
+            try await PostgresStore(pool: admin).installCatalog(try ShippedCatalogs.load("standfit"))
+            let user = try await Self.users(1, on: admin)[0]
             let instance = Self.pool(of: "a", at: address)
             var registeringAddress = address
             registeringAddress.applicationName = "laurel-tests-registering"
             let registering = PostgresPool(configuration: registeringAddress, size: 1, logger: Self.logger)
             let order = StepOrder()
             let sawRegistrationWait = try await instance.transaction { connection in
-                _ = try connection.query("SELECT laurel.announce_commits(ARRAY['[1,1,0]'], 'written')")
+                let stored = try PostgresStore.storeCommits([UserCommitTests.commit(user, version: 0, logID: "open-1")], on: connection)
+                guard case .success(.committed)? = stored.first else { return false }
                 Task {
                     try await Self.run("SELECT laurel.register_instance('b')", on: registering)
                     order.note("registered")

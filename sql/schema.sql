@@ -545,7 +545,15 @@ CREATE FUNCTION laurel.register_instance(instance text) RETURNS void
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    -- The registry's lock: 7416 and 1 stand for laurel.instances.
+    -- The registry's lock (7416 and 1 stand for laurel.instances), tried between commits rather than waited for in
+    -- the lock's queue: an exclusive request waiting there holds up every commit that asks after it, and a commit
+    -- that asks while it holds a user's row (PostgresStore.withUserLocked) would close a cycle with a batch that holds
+    -- the lock and waits for that row, which PostgreSQL undoes only after its deadlock_timeout. A commit holds the
+    -- lock for milliseconds; after ten seconds of trying it is waited for (taken again when held, it is counted twice).
+    FOR attempt IN 1 .. 5000 LOOP
+        EXIT WHEN pg_try_advisory_xact_lock(7416, 1);
+        PERFORM pg_sleep(0.002);
+    END LOOP;
     PERFORM pg_advisory_xact_lock(7416, 1);
     DELETE FROM laurel.instances i
      WHERE i.id = instance

@@ -17,7 +17,8 @@ import Testing
     @Test func aLoneInstanceAnnouncesNoWritesUntilAnotherRegisters() async throws {
         try await LaurelTestDatabase.withFreshDatabaseReachedBy { admin, address in
             try await PostgresStore(pool: admin).installCatalog(try ShippedCatalogs.load("standfit"))
-            let users = try await Self.users(3, on: admin)
+            var users: [TestUser] = []
+            for _ in 0..<3 { users.append(try await LaurelTestDatabase.createUser("instances", on: admin)) }
             let instance = Self.pool(of: "a", at: address)
             try await Self.run("SELECT laurel.register_instance('a')", on: admin)
 
@@ -49,7 +50,7 @@ import Testing
     @Test func aRegistrationWaitsForTheCommitsThatFoundNoOtherInstance() async throws {
         try await LaurelTestDatabase.withFreshDatabaseReachedBy { admin, address in
             try await PostgresStore(pool: admin).installCatalog(try ShippedCatalogs.load("standfit"))
-            let user = try await Self.users(1, on: admin)[0]
+            let user = try await LaurelTestDatabase.createUser("instances", on: admin)
             let instance = Self.pool(of: "a", at: address)
             var registeringAddress = address
             registeringAddress.applicationName = "laurel-tests-registering"
@@ -123,16 +124,6 @@ import Testing
     static func registered(on pool: PostgresPool) async throws -> [String] {
         try await pool.withConnection { connection in
             try connection.query("SELECT id FROM laurel.instances ORDER BY id").map { try $0.string("id") }
-        }
-    }
-
-    static func users(_ count: Int, on pool: PostgresPool) async throws -> [TestUser] {
-        try await pool.withConnection { connection in
-            try (0..<count).map { index in
-                let row = try #require(
-                    try connection.query("SELECT user_id, token FROM laurel.create_user($1::text, 'UTC')", [.text("instances-\(index)")]).first)
-                return TestUser(id: UserID(Int64(try row.int("user_id"))), name: "instances-\(index)", token: try row.string("token"))
-            }
         }
     }
 }

@@ -66,10 +66,10 @@ enum LaurelTestDatabase {
         try await scalar("DROP DATABASE \(name) WITH (FORCE)")
     }
 
-    /// A new user through `laurel.create_user`, with a name no other test uses.
-    static func createUser(_ prefix: String = "user", timeZone: String = "UTC") async throws -> TestUser {
+    /// A new user through `laurel.create_user`, with a name no other test uses, in the shared database or on `pool`'s.
+    static func createUser(_ prefix: String = "user", timeZone: String = "UTC", on pool: PostgresPool? = nil) async throws -> TestUser {
         let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
-        let pool = try await admin()
+        let pool = if let pool { pool } else { try await admin() }
         let row = try await pool.withConnection { connection in
             try connection.query("SELECT user_id, token FROM laurel.create_user($1::text, $2::text)", [.text(name), .text(timeZone)]).first
         }

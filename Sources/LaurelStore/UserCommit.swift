@@ -16,8 +16,10 @@ public final class UserCommit: Sendable {
     public let decidedAt: Date
     /// Pushes to store with the user's next seqs, in this order.
     public let pushes: [PushDraft]
-    /// The answer a retry of the new fact gets back (JSON text); nil without a new fact.
-    public let answer: String?
+    /// The answer a retry of the new fact gets back (its JSON text's UTF-8, as the writer made it: the bytes the
+    /// connection's answer line and the batch are written from, never a `String`, whose making checks the UTF-8
+    /// again); nil without a new fact.
+    public let answer: [UInt8]?
     /// The running state after the write, when it was recomputed (JSON text, ``ProgressSnapshot``).
     public let snapshot: String?
     /// How the write's score changes (`writes.scores`) are stored on top of the latest day's scores the user had at
@@ -36,7 +38,7 @@ public final class UserCommit: Sendable {
     ///     instance writes too).
     ///   - announcingPushes: whether the pushes are announced (``announcesPushes``).
     public init(
-        user: UserID, expectedVersion: Int64, writes: ProgressWrites, decidedAt: Date, pushes: [PushDraft], answer: String?,
+        user: UserID, expectedVersion: Int64, writes: ProgressWrites, decidedAt: Date, pushes: [PushDraft], answer: [UInt8]?,
         snapshot: String?, scoresBefore: LatestDayScores, announcing: (_ latestScores: LatestDayScores) -> AnnouncedChange? = { _ in nil },
         announcingPushes: Bool = true
     ) {

@@ -161,6 +161,11 @@ struct PostgresBinaryArray {
         utf8(value, as: type)
     }
 
+    /// A value that is JSON text's UTF-8 already (an answer), sent as `type` (see ``json(as:_:)``).
+    mutating func json(utf8 bytes: [UInt8], as type: FieldType = .json) {
+        bytes.withUnsafeBufferPointer { utf8($0, as: type) }
+    }
+
     /// A `json[]` of elements that are JSON text already (pushes): PostgreSQL checks each as it reads it and hands
     /// them on one by one (`unnest`), where a single `json` array had to be taken apart again for every part.
     mutating func jsonArray(of elements: some Collection<String>) {
@@ -265,14 +270,16 @@ struct PostgresBinaryArray {
     /// element has none).
     private mutating func utf8(_ value: String, as type: FieldType?) {
         var value = value
-        value.withUTF8 { utf8 in
-            let header = type == nil ? 4 : 8
-            write(upTo: header + utf8.count) { start in
-                if let type { Self.store(type.rawValue, at: start) }
-                Self.store(Int32(utf8.count), at: start + header - 4)
-                if let base = utf8.baseAddress { (start + header).copyMemory(from: base, byteCount: utf8.count) }
-                return header + utf8.count
-            }
+        value.withUTF8 { utf8($0, as: type) }
+    }
+
+    private mutating func utf8(_ utf8: UnsafeBufferPointer<UInt8>, as type: FieldType?) {
+        let header = type == nil ? 4 : 8
+        write(upTo: header + utf8.count) { start in
+            if let type { Self.store(type.rawValue, at: start) }
+            Self.store(Int32(utf8.count), at: start + header - 4)
+            if let base = utf8.baseAddress { (start + header).copyMemory(from: base, byteCount: utf8.count) }
+            return header + utf8.count
         }
     }
 

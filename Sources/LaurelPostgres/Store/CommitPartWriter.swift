@@ -128,6 +128,12 @@ struct CommitPartWriter {
         array.json(utf8: text, as: field.type)
     }
 
+    /// A field of JSON that is JSON text's UTF-8 already.
+    mutating func json(_ field: CommitPartField, utf8 bytes: [UInt8]) {
+        at(field)
+        array.json(utf8: bytes, as: field.type)
+    }
+
     mutating func jsonArray(_ field: CommitPartField, of elements: some Collection<String>) {
         at(field)
         array.jsonArray(of: elements)

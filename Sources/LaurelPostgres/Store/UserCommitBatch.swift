@@ -37,7 +37,7 @@ enum UserCommitBatch {
         part.int(.version, Int(commit.expectedVersion))
         if writes.reloadsSessions { part.bool(.reloads, true) }
         if writes.rebuilt { part.bool(.rebuilt, true) }
-        if let fact = writes.fact { write(fact, answer: commit.answer ?? "{}", into: &part) }
+        if let fact = writes.fact { write(fact, answer: commit.answer ?? Self.emptyAnswer, into: &part) }
         part.text(.deletedLog, ifPresent: writes.deletedLog)
         if let change = writes.settings {
             part.text(.settingsZone, change.0.timeZone)
@@ -128,7 +128,10 @@ enum UserCommitBatch {
     }
 
     /// A new fact's fields up to its answer (a reminder's own two come after the settings).
-    private static func write(_ fact: NewFact, answer: String, into part: inout CommitPartWriter) {
+    /// What a new fact keeps when its commit came without an answer.
+    private static let emptyAnswer = Array("{}".utf8)
+
+    private static func write(_ fact: NewFact, answer: [UInt8], into part: inout CommitPartWriter) {
         part.text(.factKind, fact.kind.rawValue)
         part.text(.factID, fact.id)
         switch fact.content {

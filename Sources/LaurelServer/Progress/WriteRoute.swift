@@ -22,14 +22,15 @@ struct WriteRoute {
         var stored: Bool
         /// The pushes it stored, with their seqs.
         var pushes: [StoredPush]
-        /// The answer rendered for the decision (kept with a new fact, so that a retry gets it back).
-        var answer: String?
+        /// The answer rendered for the decision, its JSON text's UTF-8 (kept with a new fact, so that a retry gets
+        /// it back).
+        var answer: [UInt8]?
     }
 
     /// Decides and commits `change`, decided at `now`.
     /// - Parameter answer: renders the verb's answer from the decision, before the commit (a new fact keeps it).
     func perform(
-        _ change: UserChange, now: Date, answer: @escaping @Sendable (Decision, _ pushes: [PushDraft]) -> String? = { _, _ in nil }
+        _ change: UserChange, now: Date, answer: @escaping @Sendable (Decision, _ pushes: [PushDraft]) -> [UInt8]? = { _, _ in nil }
     ) async throws -> Performed {
         let store = context.store
         for _ in 1...Self.attemptsBeforeLock {
@@ -54,7 +55,7 @@ struct WriteRoute {
     /// - Parameter verified: the progress held is checked against the store before deciding (under the lock, where
     ///   that is the last chance to see a write that has not been announced yet).
     private func attempt(
-        _ change: UserChange, now: Date, answer: @Sendable (Decision, _ pushes: [PushDraft]) -> String?, via access: any UserAccess, verified: Bool
+        _ change: UserChange, now: Date, answer: @Sendable (Decision, _ pushes: [PushDraft]) -> [UInt8]?, via access: any UserAccess, verified: Bool
     ) async throws -> Performed? {
         let evaluator = ProgressEvaluator(rules: context.services.rules, user: context.user.id)
         var pieces = LoadedPieces()

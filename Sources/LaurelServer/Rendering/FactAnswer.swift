@@ -9,10 +9,11 @@ import LaurelStore
 enum FactAnswer {
     /// The answer to a decided fact: a new one's, or a retry's first answer. `pushes` are the decision's
     /// (``PushRendering/drafts(for:rules:rarity:)``): its UNLOCK pushes carry the very objects `unlocked` lists.
-    static func text(for decision: Decision, pushes: [PushDraft]) -> String? {
+    /// The JSON text's UTF-8, handed on as the writer made it (a `String` of it would check it once more).
+    static func bytes(for decision: Decision, pushes: [PushDraft]) -> [UInt8]? {
         switch decision.outcome {
-        case .recorded(let fact): return new(fact, decision: decision, pushes: pushes).text
-        case .replayed(let first): return replay(first)
+        case .recorded(let fact): return new(fact, decision: decision, pushes: pushes).finish()
+        case .replayed(let first): return Array(replay(first).utf8)
         default: return nil
         }
     }

@@ -6,7 +6,7 @@ import LaurelProtocol
 /// REMINDER's answer: `{"reminder": {"id", "at", "state", "window_ends_at"}, "duplicate", "reminder_streak"}`. A
 /// repeat is answered with the reminder's state now, not with the first answer.
 enum ReminderAnswer {
-    static func text(for decision: Decision) -> String? {
+    static func bytes(for decision: Decision) -> [UInt8]? {
         guard case .reminder(let reminder, let duplicate) = decision.outcome else { return nil }
         let now = decision.decidedAt
         var json = JSONWriter(capacity: 200)
@@ -22,6 +22,6 @@ enum ReminderAnswer {
         json.key("reminder_streak")
         StreakRendering.write(decision.progress.reminderStreak(at: now), into: &json)
         json.endObject()
-        return json.text
+        return json.finish()
     }
 }

@@ -26,9 +26,9 @@ enum LessonAndEventRequests {
 
     static func reminder(_ request: ReminderRequest, in context: RequestContext) async throws -> RequestOutcome {
         let performed = try await context.write(.report(ReportedFact(.reminder, id: request.id, at: request.at)), now: context.now) {
-            decision, _ in ReminderAnswer.text(for: decision)
+            decision, _ in ReminderAnswer.bytes(for: decision)
         }
         guard let answer = performed.answer, !answer.isEmpty else { throw ProtocolError.internal("no answer for the reminder") }
-        return RequestOutcome(jsonText: answer, pushes: performed.pushes)
+        return RequestOutcome(jsonBytes: answer, pushes: performed.pushes)
     }
 }

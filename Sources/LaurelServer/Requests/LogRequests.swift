@@ -62,8 +62,8 @@ enum LogRequests {
 /// (a retry gets its first answer back, before any refusal) and committed with its answer.
 enum FactRequests {
     static func record(_ fact: ReportedFact, in context: RequestContext) async throws -> RequestOutcome {
-        let performed = try await context.write(.report(fact), now: context.now) { FactAnswer.text(for: $0, pushes: $1) }
+        let performed = try await context.write(.report(fact), now: context.now) { FactAnswer.bytes(for: $0, pushes: $1) }
         guard let answer = performed.answer, !answer.isEmpty else { throw ProtocolError.internal("the first answer to this id was not kept") }
-        return RequestOutcome(jsonText: answer, pushes: performed.pushes)
+        return RequestOutcome(jsonBytes: answer, pushes: performed.pushes)
     }
 }

@@ -72,7 +72,7 @@ struct RequestContext: Sendable {
     /// Decides and commits a write of the user (``WriteRoute``). The caller holds the user's turn: every verb the
     /// ``VerbTable`` marks as writing does.
     func write(
-        _ change: UserChange, now: Date, answer: @escaping @Sendable (Decision, _ pushes: [PushDraft]) -> String? = { _, _ in nil }
+        _ change: UserChange, now: Date, answer: @escaping @Sendable (Decision, _ pushes: [PushDraft]) -> [UInt8]? = { _, _ in nil }
     ) async throws -> WriteRoute.Performed {
         try await WriteRoute(context: self).perform(change, now: now, answer: answer)
     }
@@ -138,6 +138,12 @@ struct RequestOutcome: Sendable {
 
     init(jsonText: String, pushes: [StoredPush] = []) {
         self.json = Array(jsonText.utf8)
+        self.pushes = pushes
+    }
+
+    /// An `OK` value that is JSON text's UTF-8 already (an answer kept with a new fact).
+    init(jsonBytes: [UInt8], pushes: [StoredPush] = []) {
+        self.json = jsonBytes
         self.pushes = pushes
     }
 }

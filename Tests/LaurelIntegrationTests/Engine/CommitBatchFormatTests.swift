@@ -26,7 +26,7 @@ import Testing
         let yesterday = LatestDayScores(day: LocalDay("2026-06-14")!, scores: [.init(board: .xp, score: 30, reachedAt: Date(timeIntervalSince1970: 1))])
         let commit = UserCommit(
             user: UserID(3), expectedVersion: 41, writes: writes, decidedAt: Self.decided,
-            pushes: [PushDraft(kind: .unlock, data: "{\"id\":\"first_exercise\"}")], answer: "{\"duplicate\":false}", snapshot: nil,
+            pushes: [PushDraft(kind: .unlock, data: "{\"id\":\"first_exercise\"}")], answer: Array("{\"duplicate\":false}".utf8), snapshot: nil,
             scoresBefore: yesterday)
         let part = try await Self.read([commit])[0]
         #expect(part["n"] == .int(0) && part["user_id"] == .int(3) && part["version"] == .int(41))
@@ -101,7 +101,7 @@ import Testing
         writes.installedListing = listing.uuidString
         writes.deletedLog = "gone"
         let commit = UserCommit(
-            user: UserID(9), expectedVersion: 2, writes: writes, decidedAt: Self.decided, pushes: [], answer: "{}", snapshot: "{\"v\":7}",
+            user: UserID(9), expectedVersion: 2, writes: writes, decidedAt: Self.decided, pushes: [], answer: Array("{}".utf8), snapshot: "{\"v\":7}",
             scoresBefore: LatestDayScores())
         let other = UserCommitTests.commit(TestUser(id: UserID(4), name: "other", token: ""), version: 0, logID: "o1")
         let parts = try await Self.read([commit, other])
@@ -128,7 +128,7 @@ import Testing
             day: LocalDay("2026-06-15")!, requestedAt: nil)
         let commit = UserCommit(
             user: UserID(5), expectedVersion: 1, writes: writes, decidedAt: Self.decided,
-            pushes: [PushDraft(kind: .level, data: "{\"level\":2}")], answer: "{}", snapshot: nil, scoresBefore: LatestDayScores(),
+            pushes: [PushDraft(kind: .level, data: "{\"level\":2}")], answer: Array("{}".utf8), snapshot: nil, scoresBefore: LatestDayScores(),
             announcingPushes: false)
         let part = try await Self.read([commit])[0]
         #expect(part["push_kinds"] == .array(["LEVEL"]) && part["push_data"] == .array([["level": 2]]))

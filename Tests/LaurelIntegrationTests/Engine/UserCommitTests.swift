@@ -298,7 +298,7 @@ import Testing
         change(&writes)
         return UserCommit(
             user: user.id, expectedVersion: version, writes: writes, decidedAt: at, pushes: pushes,
-            answer: #"{"log":{"id":"\#(logID)"},"duplicate":false}"#, snapshot: snapshot, scoresBefore: LatestDayScores(),
+            answer: Array(#"{"log":{"id":"\#(logID)"},"duplicate":false}"#.utf8), snapshot: snapshot, scoresBefore: LatestDayScores(),
             announcing: announcing)
     }
 

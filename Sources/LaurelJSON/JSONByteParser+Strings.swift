@@ -7,12 +7,7 @@ extension JSONByteParser {
         var decoded: [UInt8]? = nil
         var runStart = start
         while true {
-            guard position < bytes.count else {
-                throw error("unterminated string")
-            }
-            let byte = bytes[position]
-            switch byte {
-            case UInt8(ascii: "\""):
+            if try passUnescapedRun() == UInt8(ascii: "\"") {
                 let run = UnsafeBufferPointer(rebasing: bytes[runStart..<position])
                 position += 1
                 if var decoded {
@@ -20,14 +15,43 @@ extension JSONByteParser {
                     return String(decoding: decoded, as: UTF8.self)
                 }
                 return String(decoding: run, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                if decoded == nil {
-                    decoded = []
-                    decoded!.reserveCapacity(position - start + 16)
-                }
-                decoded!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-                try parseEscape(into: &decoded!)
-                runStart = position
+            }
+            if decoded == nil {
+                decoded = []
+                decoded!.reserveCapacity(position - start + 16)
+            }
+            decoded!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+            try parseEscape(into: &decoded!)
+            runStart = position
+        }
+    }
+
+    /// Passes over a string starting at its opening quote, checked as ``parseString()`` checks it but made into
+    /// nothing: a reader that skips a value had built a `String` of every string in it. A string with an escape
+    /// (rare in what is skipped) is parsed whole instead.
+    mutating func skipString() throws(JSONParseError) {
+        let quote = position
+        position += 1
+        guard try passUnescapedRun() == UInt8(ascii: "\"") else {
+            position = quote
+            _ = try parseString()
+            return
+        }
+        position += 1
+    }
+
+    /// Moves over text that needs no unescaping, checking its UTF-8 and that it holds no control character, to the
+    /// next quote or backslash, and returns which of the two it stopped at.
+    @inline(__always)
+    private mutating func passUnescapedRun() throws(JSONParseError) -> UInt8 {
+        while true {
+            guard position < bytes.count else {
+                throw error("unterminated string")
+            }
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                return byte
             case 0..<0x20:
                 throw error("unescaped control character in a string")
             case 0x20..<0x80:

@@ -18,16 +18,20 @@ public struct JSONReader {
     /// Runs `body` with a reader at the start of `text`, and checks that the body read the whole document.
     public static func read<T>(_ text: String, _ body: (inout JSONReader) throws(JSONParseError) -> T) throws(JSONParseError) -> T {
         var text = text
-        return try text.withUTF8 { bytes in
-            var reader = JSONReader(bytes: bytes)
-            return Result { () throws(JSONParseError) -> T in
-                reader.parser.skipWhitespace()
-                let result = try body(&reader)
-                reader.parser.skipWhitespace()
-                guard reader.parser.position == bytes.count else { throw reader.parser.error("unexpected data after the value") }
-                return result
-            }
-        }.get()
+        return try text.withUTF8 { bytes in Result { () throws(JSONParseError) -> T in try read(utf8: bytes, body) } }.get()
+    }
+
+    /// Runs `body` with a reader at the start of the UTF-8 text `bytes`, and checks that the body read the whole
+    /// document.
+    public static func read<T>(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (inout JSONReader) throws(JSONParseError) -> T
+    ) throws(JSONParseError) -> T {
+        var reader = JSONReader(bytes: bytes)
+        reader.parser.skipWhitespace()
+        let result = try body(&reader)
+        reader.parser.skipWhitespace()
+        guard reader.parser.position == bytes.count else { throw reader.parser.error("unexpected data after the value") }
+        return result
     }
 
     // MARK: Containers
@@ -178,6 +182,8 @@ public struct JSONReader {
         case UInt8(ascii: "["):
             try beginArray()
             while try nextElement() { try skipValue() }
+        case UInt8(ascii: "\""):
+            try parser.skipString()
         default:
             _ = try parser.parseValue()
         }

@@ -101,6 +101,37 @@ import Testing
         #expect(error?.reason.contains("nesting") == true)
     }
 
+    /// A string passed over is checked as the parser checks one: escapes, control characters, UTF-8 and its end.
+    @Test func aSkippedStringIsCheckedAsAParsedOneIs() throws {
+        let read = try JSONReader.read(#"["plain","é🎉","a\"b\u00e9",{"k":"\\"},"last"]"#) { reader throws(JSONParseError) in
+            var last: String?
+            try reader.beginArray()
+            for _ in 0..<4 {
+                #expect(try reader.nextElement())
+                try reader.skipValue()
+            }
+            #expect(try reader.nextElement())
+            last = try reader.string()
+            #expect(try !reader.nextElement())
+            return last
+        }
+        #expect(read == "last")
+        for bad in [#"["abc]"#, "[\"a\u{01}b\"]", #"["bad \x"]"#, #"["\ud800"]"#] {
+            #expect(throws: JSONParseError.self, "\(bad)") {
+                try JSONReader.read(bad) { reader throws(JSONParseError) in
+                    try reader.beginArray()
+                    while try reader.nextElement() { try reader.skipValue() }
+                }
+            }
+        }
+        let invalidUTF8: [UInt8] = Array(#"[""#.utf8) + [0xC3, 0x28] + Array(#""]"#.utf8)
+        #expect(throws: JSONParseError.self) {
+            try invalidUTF8.withUnsafeBufferPointer { bytes throws(JSONParseError) in
+                try JSONReader.read(utf8: bytes) { reader throws(JSONParseError) in try reader.skipValue() }
+            }
+        }
+    }
+
     /// A key is matched with the keys a reader knows as it stands in the text, escaped or not.
     @Test func keysMatchTheLiteralsTheyStandFor() throws {
         let matched = try JSONReader.read(#"{"xp":1,"x\u0070":2,"level":3,"lével":4,"xpx":5}"#) { reader throws(JSONParseError) in

@@ -49,7 +49,14 @@ public struct ServerLine: Sendable, CustomStringConvertible {
     /// The JSON after the kind; nil when there is none or it does not parse.
     public var value: JSONValue? {
         guard let payload else { return nil }
-        return try? JSONParser.parse(Array(payload.utf8))
+        // Parsed where the line holds it: an array of the payload's bytes was copied a byte at a time.
+        return try? JSONParser.parse(payload.utf8)
+    }
+
+    /// Runs `body` with the UTF-8 of the text after the kind, where the line holds it; nil when there is none.
+    public func withPayloadUTF8<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        guard let payload else { return nil }
+        return payload.utf8.withContiguousStorageIfAvailable(body) ?? Array(payload.utf8).withUnsafeBufferPointer(body)
     }
 
     /// The value as an object (empty when it is none).

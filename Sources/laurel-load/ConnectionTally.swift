@@ -32,7 +32,7 @@ struct ConnectionTally: Sendable {
     var errors: [String: Int] = [:]
     var unanswered = 0
     /// Latency of measured acknowledged requests, in microseconds. It starts small (an idle connection records
-    /// nothing) and is given its full range by `prepareForLoad()`.
+    /// nothing) and is given its full range by `prepareForLoad(sendLag:)`.
     var latency = Histogram<UInt32>(numberOfSignificantValueDigits: .three)
     var lastMeasuredResponse: ContinuousClock.Instant?
     /// With `--latency-timeline`, when the measurement starts and how long a slice is; each measured acknowledged
@@ -72,13 +72,14 @@ struct ConnectionTally: Sendable {
     /// millisecond or more per connection (the histogram's growth runs unspecialised generic code), and a thousand
     /// connections all growing theirs at the first measured answers stalled the client, and with it the server
     /// sharing its cores, for about a second.
+    /// `sendLag`: the open loop's too, which records when each request left (the closed loop records none).
     ///
     /// Each histogram its own: one presized histogram given to both shared its counts, so the first record into
     /// either (the open loop's first send) copied them, some 70 KB of fresh memory a connection, 140 MB over the
     /// open loop's 2,000 connections in its first 0.4 s.
-    mutating func prepareForLoad() {
+    mutating func prepareForLoad(sendLag presizeSendLag: Bool) {
         latency = Self.presizedHistogram()
-        sendLag = Self.presizedHistogram()
+        if presizeSendLag { sendLag = Self.presizedHistogram() }
     }
 
     private static func presizedHistogram() -> Histogram<UInt32> {

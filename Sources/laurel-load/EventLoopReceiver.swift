@@ -38,7 +38,7 @@ class EventLoopReceiver: ArrivalReceiver, @unchecked Sendable {
     /// the connection has ended.
     ///
     /// The tally is moved, not copied: a copy left behind (in this task, or in the closure that carries it) would
-    /// share the latency histogram's counts, some 70 KB made ahead by `prepareForLoad()`, and the first answer
+    /// share the latency histogram's counts, some 70 KB made ahead by `prepareForLoad(sendLag:)`, and the first answer
     /// recorded on the event loop would copy them into fresh memory. With 2,000 connections that was 140 MB copied
     /// and page-faulted in the open loop's first 0.4 s, a quarter of the client's CPU there, on the cores the
     /// measured server shares.

@@ -28,7 +28,10 @@ struct LoadConnection: Sendable {
         let authenticated = await authenticate(connection, &tally)
         // Before the handshake counts as concluded: the last connection's concluding starts the load, which the
         // histogram's making (a millisecond or so of CPU) must not overlap.
-        if authenticated, plan.pace != .idle { tally.prepareForLoad() }
+        if authenticated, plan.pace != .idle {
+            let openLoop = if case .openLoop = plan.pace { true } else { false }
+            tally.prepareForLoad(sendLag: openLoop)
+        }
         coordinator.handshakeConcluded(connection: index, authenticated: authenticated)
         guard authenticated else { return tally }
         let start = await coordinator.startSignal.wait()

@@ -38,7 +38,7 @@ struct SoakConnection: Sendable {
         }
         coordinator.handshakeConcluded(connection: index, authenticated: true)
         tally.isAuthenticated = true
-        tally.prepareForLoad()
+        tally.prepareForLoad(sendLag: false)
         let pushes = Task { await Self.countPushes(of: client) }
         let start = await coordinator.startSignal.wait()
         if let slice = plan.latencyTimelineSlice { tally.timeline = (start.window.measureStart, slice) }

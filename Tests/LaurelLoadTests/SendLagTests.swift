@@ -9,7 +9,7 @@ import Testing
     @Test func eachSliceNamesTheLatestItsRequestsLeft() {
         let start = ContinuousClock.now
         var tally = ConnectionTally(index: 0, userIndex: 0)
-        tally.prepareForLoad()
+        tally.prepareForLoad(sendLag: true)
         tally.timeline = (start, .milliseconds(100))
         for (offset, lag) in [(10, 200), (50, 4_000), (120, 900), (250, 0)] {
             let sentAt = start + .milliseconds(offset)

@@ -33,7 +33,7 @@ import Testing
 
     @Test func theTallyCountsUnlockPushesByAchievement() {
         var tally = ConnectionTally(index: 0, userIndex: 0)
-        tally.prepareForLoad()
+        tally.prepareForLoad(sendLag: false)
         let now = ContinuousClock.now
         tally.recordUntagged(ServerLine(#"* UNLOCK {"id":"first_exercise","seq":1}"#), at: now)
         tally.recordUntagged(ServerLine(#"* UNLOCK {"id":"first_exercise","seq":2}"#), at: now + .milliseconds(1))

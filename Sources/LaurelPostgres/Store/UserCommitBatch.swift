@@ -127,10 +127,10 @@ enum UserCommitBatch {
         part.bools(.chosenCompleted, chosen.map { $0.completedAt != nil })
     }
 
-    /// A new fact's fields up to its answer (a reminder's own two come after the settings).
     /// What a new fact keeps when its commit came without an answer.
     private static let emptyAnswer = Array("{}".utf8)
 
+    /// A new fact's fields up to its answer (a reminder's own two come after the settings).
     private static func write(_ fact: NewFact, answer: [UInt8], into part: inout CommitPartWriter) {
         part.text(.factKind, fact.kind.rawValue)
         part.text(.factID, fact.id)

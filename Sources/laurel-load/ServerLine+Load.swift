@@ -16,9 +16,9 @@ extension ServerLine {
     /// alone, not parsed into a tree of values: that was some 20,000 instructions of the client's a line, in the
     /// very second the client shares the cores with the server it measures.
     var unlockedIDs: [String] {
-        guard let payload, !Self.saysNothingUnlocked(payload) else { return [] }
-        return withPayloadUTF8 { bytes in
-            (try? JSONReader.read(utf8: bytes) { (reader: inout JSONReader) throws(JSONParseError) -> [String] in
+        withPayloadUTF8 { bytes in
+            guard !Self.holdsNothingUnlocked(bytes) else { return [] }
+            return (try? JSONReader.read(utf8: bytes) { (reader: inout JSONReader) throws(JSONParseError) -> [String] in
                 var ids: [String] = []
                 try reader.beginObject()
                 while let key = try reader.nextMember() {
@@ -57,12 +57,8 @@ extension ServerLine {
 
     private static let nothingUnlocked = Array(#""unlocked":[]"#.utf8)
 
-    /// Whether `payload` holds `"unlocked":[]`, looked for among its bytes (`String.contains` compares characters,
+    /// Whether `bytes` hold `"unlocked":[]`, looked for among the bytes (`String.contains` compares characters,
     /// which cost the client more than the rest of an answer).
-    static func saysNothingUnlocked(_ payload: Substring) -> Bool {
-        payload.utf8.withContiguousStorageIfAvailable(holdsNothingUnlocked) ?? Array(payload.utf8).withUnsafeBufferPointer(holdsNothingUnlocked)
-    }
-
     private static func holdsNothingUnlocked(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let needle = nothingUnlocked
         guard bytes.count >= needle.count else { return false }

@@ -33,26 +33,30 @@ public final class UserCommit: Sendable {
 
     /// - Parameters:
     ///   - scoresBefore: the latest day's scores stored at `expectedVersion`.
-    ///   - announcing: the change to announce with the commit, given the latest day's scores it leaves; nil for
-    ///     none (``AnnouncedChange/init(writes:decidedAt:progress:latestScores:)`` makes it for a user another
-    ///     instance writes too).
+    ///   - writes: taken over: a decision hands its writes to its commit (moved, not copied: a copy retained every
+    ///     table in them) and reads them back from ``writes``.
+    ///   - announcing: the change to announce with the commit, given its writes and the latest day's scores it
+    ///     leaves; nil for none (``AnnouncedChange/init(writes:decidedAt:progress:latestScores:)`` makes it for a user
+    ///     another instance writes too).
     ///   - announcingPushes: whether the pushes are announced (``announcesPushes``).
     public init(
-        user: UserID, expectedVersion: Int64, writes: ProgressWrites, decidedAt: Date, pushes: [PushDraft], answer: [UInt8]?,
-        snapshot: String?, scoresBefore: LatestDayScores, announcing: (_ latestScores: LatestDayScores) -> AnnouncedChange? = { _ in nil },
+        user: UserID, expectedVersion: Int64, writes: consuming ProgressWrites, decidedAt: Date, pushes: [PushDraft], answer: [UInt8]?,
+        snapshot: String?, scoresBefore: LatestDayScores,
+        announcing: (_ writes: ProgressWrites, _ latestScores: LatestDayScores) -> AnnouncedChange? = { _, _ in nil },
         announcingPushes: Bool = true
     ) {
         self.user = user
         self.expectedVersion = expectedVersion
-        self.writes = writes
         self.decidedAt = decidedAt
         self.pushes = pushes
         self.answer = answer
         self.snapshot = snapshot
         let scoreRows = scoresBefore.moved(by: writes.scores, at: decidedAt)
         self.scoreRows = scoreRows
-        announcement = announcing(scoresBefore.after(scoreRows))
+        announcement = announcing(writes, scoresBefore.after(scoreRows))
         announcesPushes = announcingPushes
+        // Last, so that it is a move: read from `self` above, the writes were copied for each look.
+        self.writes = writes
     }
 }
 

@@ -1,4 +1,5 @@
 import LaurelCore
+import LaurelJSON
 import Foundation
 @testable import LaurelProtocol
 import Testing
@@ -68,6 +69,25 @@ import Testing
         }
         let offset = try #require(Timestamp.parse("2026-03-01T00:30:00+01:00"))
         #expect(Timestamp.format(offset) == "2026-02-28T23:30:00Z")
+    }
+
+    /// Answers write their timestamps in place (`JSONWriter.timestamp`), not through `format`: the same text, years
+    /// of other than four digits and the rounding to the millisecond included.
+    @Test(arguments: [Double]([
+        1_795_162_500, 1_795_162_500.25, 1_795_162_500.0004, 1_795_162_500.9996, 0, -0.5, 951_782_400, 1_795_162_500.001,
+        -62_167_219_200 - 86_400,  // the year -1, written piece by piece
+        253_402_300_800.5,  // 10000-01-01, likewise
+    ]))
+    func aTimestampWrittenInPlaceReadsAsItsFormattedText(seconds: Double) throws {
+        let moment = Date(timeIntervalSince1970: seconds)
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("at", timestamp: moment)
+        json.field("absent", timestampIfPresent: nil)
+        json.field("present", timestampIfPresent: moment)
+        json.endObject()
+        let text = Timestamp.format(moment)
+        #expect(json.text == "{\"at\":\"\(text)\",\"present\":\"\(text)\"}")
     }
 }
 

@@ -133,8 +133,12 @@ public struct ProgressWrites: Sendable {
 
     /// Whether there is nothing to store (a read-only outcome, a retry, a catch-up that changed nothing).
     public var isEmpty: Bool {
-        fact == nil && deletedLog == nil && settings == nil && activity == nil && templates.isEmpty && deletedTemplates.isEmpty
-            && deletedUnlockPrefixes.isEmpty && unlocks.isEmpty && challengesChosen.isEmpty && challengesCompleted.isEmpty
-            && figures == nil && allowance == nil
+        // Asked of every write. The cases are matched, not compared with nil: `fact == nil` copied the fact (its
+        // strings retained and released) only to compare it, and the settings, the activity and the figures likewise.
+        guard case .none = fact, case .none = deletedLog, case .none = settings, case .none = activity, case .none = figures,
+              case .none = allowance
+        else { return false }
+        return templates.isEmpty && deletedTemplates.isEmpty && deletedUnlockPrefixes.isEmpty && unlocks.isEmpty
+            && challengesChosen.isEmpty && challengesCompleted.isEmpty
     }
 }

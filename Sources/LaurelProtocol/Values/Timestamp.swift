@@ -65,14 +65,38 @@ public enum Timestamp {
 
     /// Formats `date` in UTC, rounded to the millisecond, with a fraction only when it is not zero.
     public static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
-        let milliseconds = modulo(totalMilliseconds, 1000)
-        let totalSeconds = (totalMilliseconds - milliseconds) / 1000
-        let secondOfDay = modulo(totalSeconds, 86_400)
-        let days = (totalSeconds - secondOfDay) / 86_400
-        let day = LocalDay(daysSince1970: days)
-        let date = day.components
-        guard LocalDay.hasFourDigitYear(date) else {
+        let parts = UTCParts(date)
+        guard let length = parts.writtenLength else { return parts.slowText }
+        return String(unsafeUninitializedCapacity: length) { text in
+            parts.write(into: text)
+            return length
+        }
+    }
+
+    /// A moment rounded to the millisecond, taken apart for writing.
+    struct UTCParts {
+        let day: LocalDay
+        let date: (year: Int, month: Int, day: Int)
+        let secondOfDay: Int
+        let milliseconds: Int
+
+        init(_ moment: Date) {
+            let totalMilliseconds = Int((moment.timeIntervalSince1970 * 1000).rounded())
+            milliseconds = Timestamp.modulo(totalMilliseconds, 1000)
+            let totalSeconds = (totalMilliseconds - milliseconds) / 1000
+            secondOfDay = Timestamp.modulo(totalSeconds, 86_400)
+            day = LocalDay(daysSince1970: (totalSeconds - secondOfDay) / 86_400)
+            date = day.components
+        }
+
+        /// How long the text is when ``write(into:)`` can write it (a year of four digits); nil otherwise.
+        var writtenLength: Int? {
+            guard LocalDay.hasFourDigitYear(date) else { return nil }
+            return milliseconds == 0 ? 20 : 24
+        }
+
+        /// The text of a moment whose year is not four digits, put together piece by piece.
+        var slowText: String {
             var text = day.description + "T"
             text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
             if milliseconds != 0 {
@@ -80,9 +104,10 @@ public enum Timestamp {
             }
             return text + "Z"
         }
-        // Written digit by digit: every answer and push carries timestamps.
-        let length = milliseconds == 0 ? 20 : 24
-        return String(unsafeUninitializedCapacity: length) { text in
+
+        /// Writes the text digit by digit into `text`, which is ``writtenLength`` bytes long: every answer and push
+        /// carries timestamps.
+        func write(into text: UnsafeMutableBufferPointer<UInt8>) {
             LocalDay.writeDescription(of: date, into: text, at: 0)
             text[10] = UInt8(ascii: "T")
             FixedWidthDigits.write(secondOfDay / 3600, count: 2, into: text, at: 11)
@@ -94,12 +119,11 @@ public enum Timestamp {
                 text[19] = UInt8(ascii: ".")
                 FixedWidthDigits.write(milliseconds, count: 3, into: text, at: 20)
             }
-            text[length - 1] = UInt8(ascii: "Z")
-            return length
+            text[text.count - 1] = UInt8(ascii: "Z")
         }
     }
 
-    private static func modulo(_ value: Int, _ divisor: Int) -> Int {
+    fileprivate static func modulo(_ value: Int, _ divisor: Int) -> Int {
         let remainder = value % divisor
         return remainder < 0 ? remainder + divisor : remainder
     }

@@ -132,18 +132,19 @@ final class LoadedBoards: Sendable {
 
     // MARK: changes
 
-    /// A commit of this instance: its score changes applied to every key held, in the user's version order.
-    func committed(_ user: UserID, version: Int64, decision: Decision) {
+    /// A commit of this instance: its score changes applied to every key held, in the user's version order
+    /// (`writes`: the decision's, which its commit holds).
+    func committed(_ user: UserID, version: Int64, decision: Decision, writes: ProgressWrites) {
         state.withLock { state in
             guard !state.slots.isEmpty else { return }
             state.committedHere[user] = version
-            let deltas = decision.writes.scores.deltas
+            let deltas = writes.scores.deltas
             let reached = decision.decidedAt.microsecondsSince1970
             // The opt-out as it stands, so that a first entry on a key is made right too.
             let optedOut = !decision.progress.settings.leaderboards
             // A decrease can move a key's `reached_at` back, and two days moving one key by opposite amounts leave its
             // sum as it was but its `reached_at` not: both are read again.
-            var readAgain = decision.writes.scores.days.contains { $0.delta < 0 }
+            var readAgain = writes.scores.days.contains { $0.delta < 0 }
             // Keys first: mutating a slot while iterating the dictionary would copy every board in it.
             for key in Array(state.slots.keys) {
                 let change = Change.committed(user, version: version, delta: deltas[key] ?? 0, reachedMicroseconds: reached, optedOut: optedOut)

@@ -17,6 +17,7 @@ struct WriteRoute {
 
     /// What a write came to once committed, or decided to store nothing.
     struct Performed: Sendable {
+        /// The decision; when it stored anything, its writes went to the commit, and `writes` is empty here.
         var decision: Decision
         /// Whether the decision stored anything (asked of the writes once: reading them from here copied them).
         var stored: Bool
@@ -71,7 +72,7 @@ struct WriteRoute {
                 }
             case .refused(let refusal):
                 throw ProtocolError(refusal)
-            case .decided(let decision):
+            case .decided(var decision):
                 // The pushes before the answer: an answer shows the unlocks their UNLOCK pushes carry, written once.
                 let pushes = PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity)
                 let rendered = answer(decision, pushes)
@@ -79,22 +80,23 @@ struct WriteRoute {
                 let othersMayHold = context.services.othersMayHoldSessions
                 let announces = context.session.progress.beginCommit(from: held.version, othersMayHold: othersMayHold)
                 defer { context.session.progress.endCommit() }
+                let snapshot = decision.writes.rebuilt ? ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil
+                let (decidedAt, progress) = (decision.decidedAt, decision.shared)
+                // The writes go to the commit, not a copy of them; what follows reads them there.
                 let commit = UserCommit(
-                    user: context.user.id, expectedVersion: held.version, writes: decision.writes, decidedAt: decision.decidedAt,
-                    pushes: pushes, answer: rendered,
-                    snapshot: decision.writes.rebuilt ? ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil,
-                    scoresBefore: held.latestScores,
+                    user: context.user.id, expectedVersion: held.version, writes: exchange(&decision.writes, with: ProgressWrites()),
+                    decidedAt: decidedAt, pushes: pushes, answer: rendered, snapshot: snapshot, scoresBefore: held.latestScores,
                     // A user another instance writes too: that instance adds what this write changes instead of
                     // reading it.
-                    announcing: { scores in
+                    announcing: { writes, scores in
                         guard announces else { return nil }
-                        return AnnouncedChange(writes: decision.writes, decidedAt: decision.decidedAt, progress: decision.progress, latestScores: scores)
+                        return AnnouncedChange(writes: writes, decidedAt: decidedAt, progress: progress.progress, latestScores: scores)
                     },
                     // The user's connections elsewhere get the pushes as they come with the commit.
                     announcingPushes: othersMayHold)
                 switch try await commitOrCompare(commit, via: access) {
                 case .committed(let version, let lastSeq, let factSeq, let pushes):
-                    keep(decision, after: held, scores: commit.scoreRows, version: version, lastSeq: lastSeq, factSeq: factSeq)
+                    keep(decision, writes: commit.writes, after: held, scores: commit.scoreRows, version: version, lastSeq: lastSeq, factSeq: factSeq)
                     return Performed(decision: consume decision, stored: true, pushes: pushes, answer: rendered)
                 case .stale:
                     context.session.progress.markBehind()
@@ -128,14 +130,16 @@ struct WriteRoute {
         }
     }
 
-    /// The session takes on the decided progress at the version the commit left.
+    /// The session takes on the decided progress at the version the commit left (`writes`: the decision's, which
+    /// its commit holds).
     private func keep(
-        _ decision: Decision, after held: SessionProgress, scores: LatestDayScores.Rows, version: Int64, lastSeq: Int64, factSeq: Int64?
+        _ decision: Decision, writes: ProgressWrites, after held: SessionProgress, scores: LatestDayScores.Rows, version: Int64,
+        lastSeq: Int64, factSeq: Int64?
     ) {
         var position = held.position
         position.version = version
         position.lastSeq = lastSeq
-        if let factSeq, let kind = decision.writes.fact?.kind {
+        if let factSeq, let kind = writes.fact?.kind {
             switch kind {
             case .log: position.seqs.log = max(position.seqs.log, factSeq)
             case .lesson: position.seqs.lesson = max(position.seqs.lesson, factSeq)
@@ -144,14 +148,14 @@ struct WriteRoute {
             }
         }
         let next = SessionProgress(
-            shared: decision.shared, position: position, snapshotVersion: decision.writes.rebuilt ? version : held.snapshotVersion,
+            shared: decision.shared, position: position, snapshotVersion: writes.rebuilt ? version : held.snapshotVersion,
             latestScores: held.latestScores.after(scores))
         context.session.progress.keep(next)
         // What the commit's own announcement told the session before this instance passed over its own writes': the
         // newest version and push seq, so that another instance's later write without pushes is not taken for
         // pushes this instance has yet to deliver.
         context.session.progress.noteCommitted(version: version, lastSeq: lastSeq)
-        context.services.boards.committed(context.user.id, version: version, decision: decision)
+        context.services.boards.committed(context.user.id, version: version, decision: decision, writes: writes)
         // The interval first: making the snapshot copies the running state.
         if version - next.snapshotVersion >= SessionProgress.snapshotInterval, let snapshot = next.snapshot {
             context.session.storeSnapshot(snapshot, in: context.store)

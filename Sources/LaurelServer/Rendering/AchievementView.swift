@@ -67,7 +67,7 @@ struct AchievementView: Sendable {
         json.field("target", definition.target)
         json.field("progress", progress)
         json.field("unit", entry.unit)
-        json.field("unlocked_at", ifPresent: unlockedAt.map(Timestamp.format))
+        json.field("unlocked_at", timestampIfPresent: unlockedAt)
         json.field("hidden", isHidden)
         json.key("rarity")
         if entry.template == nil, let rarity { json.double(rarity.rarity(of: definition.id)) } else { json.null() }
@@ -89,7 +89,7 @@ enum ExplanationRendering {
         json.field("remaining", explanation.remaining)
         json.field("text", explanation.text)
         json.key("deadline")
-        if let deadline = explanation.deadline { json.string(Timestamp.format(deadline)) } else { json.null() }
+        if let deadline = explanation.deadline { json.timestamp(deadline) } else { json.null() }
         json.field("blocked", ifPresent: explanation.blocked?.rawValue)
         json.endObject()
     }

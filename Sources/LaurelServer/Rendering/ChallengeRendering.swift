@@ -17,7 +17,7 @@ enum ChallengeRendering {
         json.field("period", choice.period.rawValue)
         json.field("period_start", choice.periodStart)
         json.field("activity", ifPresent: choice.activity)
-        json.field("completed_at", ifPresent: challenge.completedAt.map(Timestamp.format))
+        json.field("completed_at", timestampIfPresent: challenge.completedAt)
         json.endObject()
     }
 

@@ -53,7 +53,7 @@ enum FactAnswer {
         case .reminder:
             break
         }
-        json.field("at", Timestamp.format(fact.at))
+        json.field("at", timestamp: fact.at)
         json.field("day", fact.day)
         if case .log(_, _, _, let note) = fact.content { json.field("note", ifPresent: note) }
         json.endObject()
@@ -74,7 +74,7 @@ enum LogRendering {
         json.field("id", id)
         json.field("activity", activity)
         json.field("amount", amount)
-        json.field("at", Timestamp.format(at))
+        json.field("at", timestamp: at)
         json.field("day", day)
         json.field("note", ifPresent: note)
         json.endObject()

@@ -12,7 +12,7 @@ enum FriendRendering {
         json.beginObject()
         json.field("user", friend.name)
         json.field("user_id", friend.user.description)
-        json.field("since", Timestamp.format(since))
+        json.field("since", timestamp: since)
         json.field("level", friend.level)
         json.field("xp", friend.xp)
         json.key("streak")

@@ -20,8 +20,8 @@ enum TemplateRendering {
         json.value(.array(template.tiers.map { .object($0.json) }))
         json.field("active", template.active)
         json.field("inactive_reason", ifPresent: template.inactiveReason)
-        json.field("created_at", Timestamp.format(template.createdAt))
-        json.field("updated_at", Timestamp.format(template.updatedAt))
+        json.field("created_at", timestamp: template.createdAt)
+        json.field("updated_at", timestamp: template.updatedAt)
         json.key("achievements")
         json.beginArray()
         // A template's achievements have no rarity (`null`).

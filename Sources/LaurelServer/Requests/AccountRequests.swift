@@ -95,7 +95,7 @@ enum AccountRequests {
             json.beginObject()
             json.field("seq", Int(push.seq))
             json.field("kind", push.kind.rawValue)
-            json.field("at", Timestamp.format(push.at))
+            json.field("at", timestamp: push.at)
             json.key("data")
             json.raw(push.data)
             json.endObject()

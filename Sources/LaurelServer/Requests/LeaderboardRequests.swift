@@ -81,7 +81,7 @@ enum LeaderboardRequests {
         json.field("user", name)
         json.field("user_id", entry.standing.user.description)
         json.field("score", entry.standing.score)
-        json.field("reached_at", Timestamp.format(entry.standing.reachedAt))
+        json.field("reached_at", timestamp: entry.standing.reachedAt)
         json.endObject()
     }
 }

@@ -104,7 +104,7 @@ import Testing
         let changes = [change(unlocks: 130), change(unlocks: 130), change(unlocks: 260)]
         let pool = try await UserCommitTests.poolWithCatalog()
         let batch = users.enumerated().map { index, user in
-            UserCommitTests.commit(user, version: 0, logID: "changes-\(index)", announcing: { _ in changes[index] })
+            UserCommitTests.commit(user, version: 0, logID: "changes-\(index)", announcing: { _, _ in changes[index] })
         }
         let (results, notifications) = try await Self.store(batch, listening: pool)
         var factSeqs: [Int64?] = []

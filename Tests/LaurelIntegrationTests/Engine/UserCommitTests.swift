@@ -283,7 +283,7 @@ import Testing
     static func commit(
         _ user: TestUser, version: Int64, logID: String, activity: String = "squats", amount: Int = 5, pushes: [PushDraft] = [],
         change: (inout ProgressWrites) -> Void = { _ in }, snapshot: String? = nil,
-        announcing: (LatestDayScores) -> AnnouncedChange? = { _ in nil }
+        announcing: (ProgressWrites, LatestDayScores) -> AnnouncedChange? = { _, _ in nil }
     ) -> UserCommit {
         let at = decidedAt
         var writes = ProgressWrites()

@@ -73,10 +73,14 @@ public struct ChallengeBook: Sendable, Equatable {
     /// place: every decision asks, and nearly always none does.
     public func containsOpen(in included: (Period) -> Bool = { _ in true }, where condition: (ChallengeChoice) -> Bool) -> Bool {
         for (period, list) in periods where included(period) {
-            // Through the buffer: a look at an element of the array itself copied the challenge (its strings
-            // retained and released, shared with every user's copy of the catalog's titles) on every decision.
+            // Through the elements' addresses: a look at an element copied the challenge (its strings retained and
+            // released, shared with every user's copy of the catalog's titles) on every decision, through the
+            // array's subscript and through iterating its buffer alike.
             let found = list.withUnsafeBufferPointer { challenges in
-                challenges.contains { $0.completedAt == nil && condition($0.choice) }
+                guard let first = challenges.baseAddress else { return false }
+                return (0..<challenges.count).contains { index in
+                    (first + index).pointee.completedAt == nil && condition((first + index).pointee.choice)
+                }
             }
             if found { return true }
         }

@@ -36,51 +36,68 @@ public struct RequestLineParser: Sendable {
 
     /// Splits a line (without its line ending) into tag, verb and argument.
     public func parse(_ line: ByteBuffer) -> Result<RequestLine, TaggedProtocolError> {
-        line.withUnsafeReadableBytes { bytes in
-            parse(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
-        }
+        Result { () throws(TaggedProtocolError) in try requestLine(line) }
     }
 
     /// Splits a line (without its line ending) into tag, verb and argument.
     public func parse(_ line: [UInt8]) -> Result<RequestLine, TaggedProtocolError> {
-        line.withUnsafeBufferPointer { parse($0) }
+        line.withUnsafeBufferPointer { bytes in Result { () throws(TaggedProtocolError) in try parse(bytes) } }
     }
 
-    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<RequestLine, TaggedProtocolError> {
+    /// The same as ``parse(_:)-(ByteBuffer)``, the line returned and the refusal thrown: the server's reading of every
+    /// request. (A `Result` of the two, left to its caller, was destroyed through the run-time type of its
+    /// generic enum, some 400 instructions a request.)
+    public func requestLine(_ line: ByteBuffer) throws(TaggedProtocolError) -> RequestLine {
+        var refusal: TaggedProtocolError?
+        let parsed: RequestLine? = line.withUnsafeReadableBytes { bytes in
+            do throws(TaggedProtocolError) {
+                return try parse(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
+            } catch {
+                refusal = error
+                return nil
+            }
+        }
+        guard let parsed else { throw refusal! }
+        return parsed
+    }
+
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(TaggedProtocolError) -> RequestLine {
         guard let tagEnd = Self.tagEnd(in: bytes) else {
-            return .failure(TaggedProtocolError(tag: "*", error: .badRequest("missing or malformed tag")))
+            throw TaggedProtocolError(tag: "*", error: .badRequest("missing or malformed tag"))
         }
         let tag = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<tagEnd]), as: UTF8.self)
-        func failure(_ error: ProtocolError) -> Result<RequestLine, TaggedProtocolError> {
-            .failure(TaggedProtocolError(tag: tag, error: error))
+        func failure(_ error: ProtocolError) -> TaggedProtocolError {
+            TaggedProtocolError(tag: tag, error: error)
         }
 
         guard let verbEnd = Self.verbEnd(in: bytes, afterTagEndingAt: tagEnd) else {
-            return failure(.badRequest("missing or malformed verb"))
+            throw failure(.badRequest("missing or malformed verb"))
         }
         let verbBytes = UnsafeBufferPointer(rebasing: bytes[(tagEnd + 1)..<verbEnd])
         guard let verb = knownVerb(sentAs: verbBytes) else {
-            return failure(.unknownVerb(String(decoding: verbBytes, as: UTF8.self)))
+            throw failure(.unknownVerb(String(decoding: verbBytes, as: UTF8.self)))
         }
 
         guard verbEnd < bytes.count else {
-            return .success(RequestLine(tag: tag, verb: verb))
+            return RequestLine(tag: tag, verb: verb)
         }
         let argumentBytes = UnsafeBufferPointer(rebasing: bytes[(verbEnd + 1)...])
         guard argumentBytes.first == UInt8(ascii: "{") else {
-            return failure(.badRequest("the argument must be a JSON object after a single space"))
+            throw failure(.badRequest("the argument must be a JSON object after a single space"))
         }
         if verb == "LOG", let log = LogArgumentScanner.scan(argumentBytes) {
-            return .success(RequestLine(tag: tag, verb: verb, log: log))
+            return RequestLine(tag: tag, verb: verb, log: log)
         }
+        let argument: JSONValue
         do throws(JSONParseError) {
-            guard case .object(let argument) = try JSONParser.parse(argumentBytes) else {
-                return failure(.badRequest("the argument must be a JSON object"))
-            }
-            return .success(RequestLine(tag: tag, verb: verb, argument: argument))
+            argument = try JSONParser.parse(argumentBytes)
         } catch {
-            return failure(.badRequest("the argument is not valid JSON: \(error.reason) at byte \(verbEnd + 1 + error.offset)"))
+            throw failure(.badRequest("the argument is not valid JSON: \(error.reason) at byte \(verbEnd + 1 + error.offset)"))
         }
+        guard case .object(let object) = argument else {
+            throw failure(.badRequest("the argument must be a JSON object"))
+        }
+        return RequestLine(tag: tag, verb: verb, argument: object)
     }
 
     /// The known verb `sent` spells, letters in either case.

@@ -133,10 +133,10 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Counts a request of the route's verb and how long it took to answer (from reading it to writing the answer).
-    func countRequest(_ route: VerbRoute, took duration: Duration) {
+    func countRequest(_ route: VerbRoute, tookNanoseconds nanoseconds: UInt64) {
         let metrics = byVerb[route.place]
         metrics.requests.increment()
-        metrics.latency.record(duration: duration)
+        metrics.latency.recordNanoseconds(Int64(clamping: nanoseconds))
     }
 
     func countError(code: ErrorCode) {

@@ -1,4 +1,5 @@
 import CoreMetrics
+import Dispatch
 import Foundation
 import LaurelCore
 import LaurelJSON
@@ -110,18 +111,20 @@ struct ClientConnection {
             bytes = line
         }
         let line: RequestLine
-        switch VerbTable.parser.parse(bytes) {
-        case .success(let parsed): line = parsed
-        case .failure(let failure):
-            lineWriter.write(OutboundLine.err(tag: failure.tag, failure.error))
+        do throws(TaggedProtocolError) {
+            line = try VerbTable.parser.requestLine(bytes)
+        } catch {
+            lineWriter.write(OutboundLine.err(tag: error.tag, error.error))
             return .proceed
         }
         guard let route = VerbTable.byVerb[line.verb] else { return .proceed }
-        // The latency of a verb: from reading the request to handing its answer to the connection.
-        let started = ContinuousClock.now
+        // The latency of a verb: from reading the request to handing its answer to the connection. In nanoseconds of
+        // the monotonic clock, as the allowance below: worked out through `Duration`, the two took three of its
+        // conversions (`components`), some 570 instructions a request.
+        let started = DispatchTime.now().uptimeNanoseconds
         let metrics = services.metrics
-        func answered() { metrics.countRequest(route, took: .now - started) }
-        if let wait = state.spendRequest(at: started) {
+        func answered() { metrics.countRequest(route, tookNanoseconds: DispatchTime.now().uptimeNanoseconds &- started) }
+        if let wait = state.spendRequest(atUptimeNanoseconds: started) {
             let refusal = ProtocolError.rateLimited(retryAfterMs: wait, message: "too many requests on this connection")
             metrics.countError(code: refusal.code)
             lineWriter.write(OutboundLine.err(tag: line.tag, refusal))

@@ -1,3 +1,4 @@
+import Dispatch
 import LaurelCore
 import LaurelJSON
 import LaurelProtocol
@@ -92,7 +93,8 @@ final class ConnectionState: @unchecked Sendable {
     var failedAuths = 0
     /// The connection's allowance of requests, whatever their verb, on a clock that starts with the connection.
     private var requestAllowance = TokenBucket()
-    private let opened = ContinuousClock.now
+    /// When the connection opened, in nanoseconds of the monotonic clock (`DispatchTime.uptimeNanoseconds`).
+    private let opened = DispatchTime.now().uptimeNanoseconds
     private let requestsPerSecond: Double
     private let burst: Double
 
@@ -102,7 +104,7 @@ final class ConnectionState: @unchecked Sendable {
     }
 
     /// Takes one request from the connection's allowance; nil when allowed, else the milliseconds to wait.
-    func spendRequest(at now: ContinuousClock.Instant) -> Int? {
-        requestAllowance.spend(at: (now - opened).inSeconds, perSecond: requestsPerSecond, burst: burst)
+    func spendRequest(atUptimeNanoseconds now: UInt64) -> Int? {
+        requestAllowance.spend(at: Double(now &- opened) / 1e9, perSecond: requestsPerSecond, burst: burst)
     }
 }

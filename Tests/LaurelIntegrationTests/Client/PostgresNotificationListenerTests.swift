@@ -103,7 +103,10 @@ struct PostgresNotificationListenerTests {
         let clock = ContinuousClock()
         let started = clock.now
         await listener.stop()
-        #expect(clock.now - started < .seconds(1))
+        // The thread notices within one poll slice (250 ms); a stop that waited for the connection instead would not
+        // return at all. The bound tells the two apart with room for a loaded machine (a run beside a build took
+        // 1.9 s), not how fast the machine is.
+        #expect(clock.now - started < .seconds(10))
         await received.finished()
     }
 

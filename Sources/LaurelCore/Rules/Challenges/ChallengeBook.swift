@@ -26,7 +26,8 @@ public struct ChallengeBook: Sendable, Equatable {
         }
 
         // Hashed and compared by the kind's case, not by its raw value: a `String`-backed enum takes
-        // `RawRepresentable`'s hashing, which hashes the text ("daily"), and every decision looks periods up four times.
+        // `RawRepresentable`'s hashing, which hashes the text ("daily"); every decision compares periods several
+        // times, and the pieces a decision asks for hold them in sets.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(start.daysSince1970 &* 2 &+ order)
         }
@@ -43,28 +44,51 @@ public struct ChallengeBook: Sendable, Equatable {
         }
     }
 
-    private var periods: [Period: [StoredChallenge]] = [:]
+    /// A period the book knows, with what is stored for it (in slot order).
+    private struct Entry: Sendable, Equatable {
+        let period: Period
+        var stored: [StoredChallenge]
+    }
+
+    /// In period order. A session knows the current day's and week's periods, and after a backfill those of the
+    /// backfill window (a month and some weeks): every decision finds periods here several times, and a look along
+    /// them costs less than hashing one period (which a table of them did at every look).
+    private var entries: [Entry] = []
 
     public init() {}
 
+    /// Where `period` is in `entries`, looked at through the entries' addresses (iterating them would copy each,
+    /// its list retained and released).
+    private func place(of period: Period) -> Int? {
+        entries.withUnsafeBufferPointer { entries in
+            guard let first = entries.baseAddress else { return nil }
+            return (0..<entries.count).first { (first + $0).pointee.period == period }
+        }
+    }
+
     /// What is stored for `period` (in slot order), or nil when the book does not know.
     public func challenges(of period: Period) -> [StoredChallenge]? {
-        periods[period]
+        place(of: period).map { entries[$0].stored }
     }
 
     /// Takes on what the store holds for `period`.
     public mutating func know(_ period: Period, stored: [StoredChallenge]) {
-        periods[period] = stored.sorted { $0.choice.slot < $1.choice.slot }
+        let stored = stored.sorted { $0.choice.slot < $1.choice.slot }
+        if let place = place(of: period) {
+            entries[place].stored = stored
+        } else {
+            entries.insert(Entry(period: period, stored: stored), at: entries.firstIndex { period < $0.period } ?? entries.endIndex)
+        }
     }
 
     /// The periods the book knows.
-    public var knownPeriods: [Period] { periods.keys.sorted() }
+    public var knownPeriods: [Period] { entries.map(\.period) }
 
     /// Every challenge held that is not completed, of the periods `included` accepts, in period order.
     public func open(in included: (Period) -> Bool = { _ in true }) -> [ChallengeChoice] {
         var open: [ChallengeChoice] = []
-        for period in periods.keys.sorted() where included(period) {
-            for stored in periods[period]! where stored.completedAt == nil { open.append(stored.choice) }
+        for entry in entries where included(entry.period) {
+            for stored in entry.stored where stored.completedAt == nil { open.append(stored.choice) }
         }
         return open
     }
@@ -72,32 +96,39 @@ public struct ChallengeBook: Sendable, Equatable {
     /// Whether a challenge of the periods `included` accepts that is not completed meets `condition`, looked at in
     /// place: every decision asks, and nearly always none does.
     public func containsOpen(in included: (Period) -> Bool = { _ in true }, where condition: (ChallengeChoice) -> Bool) -> Bool {
-        for (period, list) in periods where included(period) {
-            // Through the elements' addresses: a look at an element copied the challenge (its strings retained and
-            // released, shared with every user's copy of the catalog's titles) on every decision, through the
-            // array's subscript and through iterating its buffer alike.
-            let found = list.withUnsafeBufferPointer { challenges in
-                guard let first = challenges.baseAddress else { return false }
-                return (0..<challenges.count).contains { index in
-                    (first + index).pointee.completedAt == nil && condition((first + index).pointee.choice)
+        // Through the elements' addresses: a look at an element copied the challenge (its strings retained and
+        // released, shared with every user's copy of the catalog's titles) on every decision, through the array's
+        // subscript and through iterating its buffer alike.
+        entries.withUnsafeBufferPointer { entries in
+            guard let firstEntry = entries.baseAddress else { return false }
+            return (0..<entries.count).contains { place in
+                guard included((firstEntry + place).pointee.period) else { return false }
+                return (firstEntry + place).pointee.stored.withUnsafeBufferPointer { challenges in
+                    guard let first = challenges.baseAddress else { return false }
+                    return (0..<challenges.count).contains { index in
+                        (first + index).pointee.completedAt == nil && condition((first + index).pointee.choice)
+                    }
                 }
             }
-            if found { return true }
         }
-        return false
     }
 
     /// Marks a held challenge completed at `at`.
     public mutating func complete(_ choice: ChallengeChoice, at: Date) {
-        let period = Period(choice.period, start: choice.periodStart)
-        guard let index = periods[period]?.firstIndex(where: { $0.choice.slot == choice.slot }) else { return }
-        periods[period]![index].completedAt = at
+        guard let place = place(of: Period(choice.period, start: choice.periodStart)),
+              let index = entries[place].stored.firstIndex(where: { $0.choice.slot == choice.slot })
+        else { return }
+        entries[place].stored[index].completedAt = at
     }
 
     /// Forgets periods that ended before `day` (nothing can be logged that far back).
     public mutating func forget(endingBefore day: LocalDay) {
         // Every decision asks; nearly always there is nothing to forget, and then the book is not copied.
-        guard periods.keys.contains(where: { $0.days.upperBound < day }) else { return }
-        periods = periods.filter { $0.key.days.upperBound >= day }
+        let ended = entries.withUnsafeBufferPointer { entries in
+            guard let first = entries.baseAddress else { return false }
+            return (0..<entries.count).contains { (first + $0).pointee.period.days.upperBound < day }
+        }
+        guard ended else { return }
+        entries.removeAll { $0.period.days.upperBound < day }
     }
 }

@@ -18,6 +18,25 @@ import Testing
         #expect(TextRule.note.apply(to: "") == "")
     }
 
+    /// A LOG's strings read as printable ASCII take the rule's short way (`apply(toPrintableASCII:)`); it must decide
+    /// as the whole rule does, spaces at either end and lengths at the limits included.
+    @Test(arguments: 0..<20)
+    func printableASCIITextDecidesAsTheWholeRule(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let rules: [TextRule] = [.name, .activityReference, .identifier, .icon, .note, .token, .timeZone, .inviteCode, .confirmation]
+        for _ in 0..<200 {
+            let count = [0, 1, 2, 63, 64, 65, 127, 128, 129, 1000, 1001].randomElement(using: &random)!
+            var bytes = (0..<count).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) }
+            if !bytes.isEmpty, Bool.random(using: &random) { bytes[0] = 0x20 }
+            if !bytes.isEmpty, Bool.random(using: &random) { bytes[bytes.count - 1] = 0x20 }
+            let text = String(decoding: bytes, as: UTF8.self)
+            for rule in rules {
+                let short = bytes.withUnsafeBufferPointer { rule.apply(toPrintableASCII: $0) }
+                #expect(short == rule.apply(to: text), "\(rule.description), \(count) bytes, seed \(seed)")
+            }
+        }
+    }
+
     @Test func otherTextCountsScalars() {
         #expect(TextRule.identifier.apply(to: String(repeating: "é", count: 128)) != nil)
         #expect(TextRule.identifier.apply(to: String(repeating: "é", count: 129)) == nil)

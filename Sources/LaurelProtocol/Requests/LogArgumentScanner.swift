@@ -16,11 +16,11 @@ enum LogArgumentScanner {
     static func scan(_ argument: UnsafeBufferPointer<UInt8>) -> LogRequest? {
         var reader = JSONByteCursor(bytes: argument)
         guard reader.take(UInt8(ascii: "{")) else { return nil }
-        var activity: String?
+        var activity: UnsafeBufferPointer<UInt8>?
         var amount: Int?
-        var at: String?
-        var id: String?
-        var note: String?
+        var at: UnsafeBufferPointer<UInt8>?
+        var id: UnsafeBufferPointer<UInt8>?
+        var note: UnsafeBufferPointer<UInt8>?
         reader.skipWhitespace()
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
@@ -89,10 +89,11 @@ extension JSONByteCursor {
         return nil
     }
 
-    /// A plain string (``plainString()``) into `slot`, which must be empty (a field given twice is not plain).
-    fileprivate mutating func plainText(into slot: inout String?) -> Bool {
+    /// A plain string's bytes (``plainString()``) into `slot`, which must be empty (a field given twice is not
+    /// plain). No `String` yet: the field's rule makes it once, from what it keeps.
+    fileprivate mutating func plainText(into slot: inout UnsafeBufferPointer<UInt8>?) -> Bool {
         guard slot == nil, let value = plainString() else { return false }
-        slot = String(decoding: value, as: UTF8.self)
+        slot = value
         return true
     }
 

@@ -43,22 +43,25 @@ public struct LogRequest: RequestArguments, Hashable {
         note = try fields.string("note", .note)
     }
 
-    /// The same rules as ``init(argument:)``, for fields ``LogArgumentScanner`` read as plain text; nil wherever that
-    /// init would refuse, so that it is the one to say why.
-    init?(scannedActivity activity: String?, amount: Int?, at: String?, id: String?, note: String?) {
-        guard let activity = activity.flatMap(TextRule.activityReference.apply(to:)) else { return nil }
+    /// The same rules as ``init(argument:)``, for fields ``LogArgumentScanner`` read as printable ASCII (the bytes
+    /// between their quotes); nil wherever that init would refuse, so that it is the one to say why.
+    init?(
+        scannedActivity activity: UnsafeBufferPointer<UInt8>?, amount: Int?, at: UnsafeBufferPointer<UInt8>?,
+        id: UnsafeBufferPointer<UInt8>?, note: UnsafeBufferPointer<UInt8>?
+    ) {
+        guard let activity = activity.flatMap(TextRule.activityReference.apply(toPrintableASCII:)) else { return nil }
         if let amount, !Self.amountRange.contains(amount) { return nil }
         self.init(activity: activity, amount: amount ?? 1)
         if let at {
-            guard let date = Timestamp.parse(at) else { return nil }
+            guard let date = Timestamp.parse(String(decoding: at, as: UTF8.self)) else { return nil }
             self.at = date
         }
         if let id {
-            guard let checked = TextRule.identifier.apply(to: id) else { return nil }
+            guard let checked = TextRule.identifier.apply(toPrintableASCII: id) else { return nil }
             self.id = checked
         }
         if let note {
-            guard let checked = TextRule.note.apply(to: note) else { return nil }
+            guard let checked = TextRule.note.apply(toPrintableASCII: note) else { return nil }
             self.note = checked
         }
     }

@@ -47,6 +47,20 @@ struct TextRule: Sendable {
         return applyLimits(to: text)
     }
 
+    /// The same for text known to be printable ASCII (bytes 0x20 to 0x7E, as ``LogArgumentScanner`` reads a LOG's
+    /// strings): NFKC leaves it alone, it holds no control or invisible character, and a space is its only
+    /// whitespace, so what is left of the rule is trimming spaces and the length; the `String` is made once, from the
+    /// bytes kept.
+    func apply(toPrintableASCII bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var (start, end) = (0, bytes.count)
+        if trimsWhitespace {
+            while start < end, bytes[start] == 0x20 { start += 1 }
+            while end > start, bytes[end - 1] == 0x20 { end -= 1 }
+        }
+        guard length.contains(end - start) else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
     private func applyLimits(to text: String) -> String? {
         switch asciiLimits(text) {
         case .kept: return text

@@ -103,6 +103,13 @@ import Testing
             try await Self.run("SELECT laurel.register_instance('crashed')", on: crashing)
             try await Self.run(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'laurel-tests-crashing'", on: admin)
+            // The signal is sent, not yet acted on: until the backend has gone, the next registration still sees it.
+            #expect(try await Eventually.holds {
+                try await admin.withConnection { connection in
+                    try connection.query("SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = 'laurel-tests-crashing'")
+                        .first?.int("n") == 0
+                }
+            })
             #expect(try await Self.registered(on: admin) == ["crashed"])
             try await Self.run("SELECT laurel.register_instance('next')", on: admin)
             #expect(try await Self.registered(on: admin) == ["next"])

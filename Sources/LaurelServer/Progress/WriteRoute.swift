@@ -81,7 +81,7 @@ struct WriteRoute {
                 let announces = context.session.progress.beginCommit(from: held.version, othersMayHold: othersMayHold)
                 defer { context.session.progress.endCommit() }
                 let snapshot = decision.writes.rebuilt ? ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil
-                let (decidedAt, progress) = (decision.decidedAt, decision.shared)
+                let (decidedAt, shared) = (decision.decidedAt, decision.shared)
                 // The writes go to the commit, not a copy of them; what follows reads them there.
                 let commit = UserCommit(
                     user: context.user.id, expectedVersion: held.version, writes: exchange(&decision.writes, with: ProgressWrites()),
@@ -90,7 +90,7 @@ struct WriteRoute {
                     // reading it.
                     announcing: { writes, scores in
                         guard announces else { return nil }
-                        return AnnouncedChange(writes: writes, decidedAt: decidedAt, progress: progress.progress, latestScores: scores)
+                        return AnnouncedChange(writes: writes, decidedAt: decidedAt, progress: shared.progress, latestScores: scores)
                     },
                     // The user's connections elsewhere get the pushes as they come with the commit.
                     announcingPushes: othersMayHold)

@@ -81,33 +81,64 @@ enum JSONTextWriter {
             start.initialize(to: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return 1
         }
-        // Written from the end of the room, two digits a division (timestamps in microseconds have sixteen), then
-        // moved to its start. Working on the magnitude as UInt means Int.min needs no special case.
+        // The length first (from the number's bit length), then the digits in place from the last back, two a
+        // division (timestamps in microseconds have sixteen): nothing is moved after. Working on the magnitude as
+        // UInt means Int.min needs no special case.
         var magnitude = value.magnitude
-        var place = maximumIntegerLength
-        while magnitude >= 10 {
+        var length = decimalLength(ofNonZero: magnitude)
+        if value < 0 {
+            start.initialize(to: UInt8(ascii: "-"))
+            length &+= 1
+        }
+        var place = length
+        while magnitude >= 100 {
             let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
             magnitude /= 100
             place &-= 2
             start[place] = twoDigits[pair]
             start[place &+ 1] = twoDigits[pair &+ 1]
         }
-        // One digit left, unless the last pair took the number's first digit too.
-        if magnitude > 0 {
-            place &-= 1
-            start[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+        if magnitude >= 10 {
+            let pair = Int(truncatingIfNeeded: magnitude) &* 2
+            start[place &- 2] = twoDigits[pair]
+            start[place &- 1] = twoDigits[pair &+ 1]
+        } else {
+            start[place &- 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
         }
-        if value < 0 {
-            place &-= 1
-            start[place] = UInt8(ascii: "-")
-        }
-        let length = maximumIntegerLength &- place
-        UnsafeMutableRawPointer(start).copyMemory(from: start + place, byteCount: length)
         return length
     }
 
-    /// "00", "01" ... "99": the digits of every number below 100, two bytes each.
-    private static let twoDigits: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    /// How many decimal digits a magnitude other than zero has. A number of b bits has ⌊b·log₁₀2⌋ digits or one
+    /// more (1233/4096 is log₁₀2 from below), and a power of ten tells which.
+    @inline(__always)
+    static func decimalLength(ofNonZero magnitude: UInt) -> Int {
+        let estimate = ((UInt.bitWidth &- magnitude.leadingZeroBitCount) &* 1233) >> 12
+        return magnitude >= powersOfTen[estimate] ? estimate &+ 1 : estimate
+    }
+
+    /// 10⁰ through 10¹⁹, the largest power of ten a UInt holds (written out, so that the array is made when the
+    /// program is built, not at its first read).
+    private static let powersOfTen: [UInt] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+        100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+        10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
+
+    /// "00" through "99", two bytes a pair: text in the binary, read through its address (an array made at run time is
+    /// reached through its lazy initialization's check at every read, twice a pair of digits).
+    private static var twoDigits: UnsafePointer<UInt8> { twoDigitsText.utf8Start }
+    private static let twoDigitsText: StaticString = """
+        00010203040506070809\
+        10111213141516171819\
+        20212223242526272829\
+        30313233343536373839\
+        40414243444546474849\
+        50515253545556575859\
+        60616263646566676869\
+        70717273747576777879\
+        80818283848586878889\
+        90919293949596979899
+        """
 
     /// Whether a byte of a string is written escaped: control characters, the quote and the backslash.
     static func needsEscape(_ byte: UInt8) -> Bool {

@@ -128,8 +128,16 @@ public struct JSONWriter: Sendable {
     }
 
     public mutating func int(_ value: Int) {
-        beginValue()
-        JSONTextWriter.writeInteger(value, into: &output)
+        let comma = takeComma()
+        // The comma and the number in one write (a batch's row has a dozen numbers in arrays).
+        output.write(upTo: JSONTextWriter.maximumIntegerLength + 1) { start in
+            var end = start
+            if comma {
+                end.initialize(to: UInt8(ascii: ","))
+                end += 1
+            }
+            return end - start + JSONTextWriter.writeDigits(of: value, at: end)
+        }
     }
 
     public mutating func bool(_ value: Bool) {

@@ -59,6 +59,28 @@ import Testing
         #expect(json.text == String(number))
     }
 
+    /// A number's length is worked out from its bit length before its digits are written in place: at every power of
+    /// ten and either side of it, in an array (a comma before each but the first, written with it) and as a member.
+    @Test func writesEveryLengthOfIntegerAroundEachPowerOfTen() {
+        var numbers: [Int] = [Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var power = 1
+        for _ in 0...18 {
+            numbers += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+            power = power.multipliedReportingOverflow(by: 10).partialValue
+        }
+        var json = JSONWriter(capacity: 1)
+        json.beginArray()
+        for number in numbers { json.int(number) }
+        json.endArray()
+        #expect(json.text == "[" + numbers.map(String.init).joined(separator: ",") + "]")
+        #expect(json.text == JSONValue.array(numbers.map(JSONValue.int)).serialized())
+        var members = JSONWriter(capacity: 1)
+        members.beginObject()
+        for number in numbers { members.field("n", number) }
+        members.endObject()
+        #expect(members.text == "{" + numbers.map { "\"n\":\($0)" }.joined(separator: ",") + "}")
+    }
+
     /// Random trees, written member by member from a small capacity (so the bytes grow many times), against the tree's
     /// own text.
     @Test(arguments: 0..<40)

@@ -117,7 +117,7 @@ struct ClientConnection {
             lineWriter.write(OutboundLine.err(tag: error.tag, error.error))
             return .proceed
         }
-        guard let route = VerbTable.byVerb[line.verb] else { return .proceed }
+        guard let route = VerbTable.route(for: line.verb) else { return .proceed }
         // The latency of a verb: from reading the request to handing its answer to the connection. In nanoseconds of
         // the monotonic clock, as the allowance below: worked out through `Duration`, the two took three of its
         // conversions (`components`), some 570 instructions a request.

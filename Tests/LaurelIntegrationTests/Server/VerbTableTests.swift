@@ -27,7 +27,18 @@ import Testing
         for (place, route) in VerbTable.routes.enumerated() {
             #expect(route.place == place)
             #expect(VerbTable.byVerb[route.verb]?.place == place)
+            #expect(VerbTable.route(for: route.verb)?.place == place)
         }
+    }
+
+    /// A request is routed by its verb's length and bytes: a verb of a row's length that no row has, a longer one than
+    /// any row's and one spelt in lower case (the parser upper-cases what it reads) find no row.
+    @Test func aVerbNoRowHasFindsNone() {
+        #expect(VerbTable.route(for: "LOX") == nil)
+        #expect(VerbTable.route(for: "log") == nil)
+        #expect(VerbTable.route(for: "") == nil)
+        #expect(VerbTable.route(for: String(repeating: "A", count: 40)) == nil)
+        #expect(VerbTable.route(for: String("xLOG".dropFirst()))?.verb == "LOG")
     }
 
     @Test func onlyAuthPingAndQuitWorkBeforeAuthentication() {

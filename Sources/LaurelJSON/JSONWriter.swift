@@ -140,6 +140,27 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// An array of two integers, `[first,second]`, in one write with its comma (a board's score and when it was
+    /// reached: every LOG stores four such pairs).
+    public mutating func pair(_ first: Int, _ second: Int) {
+        let comma = takeComma()
+        output.write(upTo: 2 * JSONTextWriter.maximumIntegerLength + 4) { start in
+            var end = start
+            if comma {
+                end.initialize(to: UInt8(ascii: ","))
+                end += 1
+            }
+            end.initialize(to: UInt8(ascii: "["))
+            end += 1
+            end += JSONTextWriter.writeDigits(of: first, at: end)
+            end.initialize(to: UInt8(ascii: ","))
+            end += 1
+            end += JSONTextWriter.writeDigits(of: second, at: end)
+            end.initialize(to: UInt8(ascii: "]"))
+            return end - start + 1
+        }
+    }
+
     public mutating func bool(_ value: Bool) {
         beginValue()
         output.append(static: value ? "true" : "false")

@@ -81,6 +81,28 @@ import Testing
         #expect(members.text == "{" + numbers.map { "\"n\":\($0)" }.joined(separator: ",") + "}")
     }
 
+    /// A pair of integers is an array of two, written as one, a comma before it where one goes.
+    @Test func writesAPairAsAnArrayOfTwo() throws {
+        var json = JSONWriter(capacity: 1)
+        json.beginObject()
+        json.key("a")
+        json.pair(0, Int.min)
+        json.key("b")
+        json.pair(-7, 1_764_553_200_123_456)
+        json.key("c")
+        json.beginArray()
+        json.pair(1, 2)
+        json.pair(Int.max, 10)
+        json.endArray()
+        json.endObject()
+        let expected: JSONValue = .object([
+            "a": .array([.int(0), .int(Int.min)]), "b": .array([.int(-7), .int(1_764_553_200_123_456)]),
+            "c": .array([.array([.int(1), .int(2)]), .array([.int(Int.max), .int(10)])]),
+        ])
+        #expect(json.text == #"{"a":[0,-9223372036854775808],"b":[-7,1764553200123456],"c":[[1,2],[9223372036854775807,10]]}"#)
+        #expect(try JSONParser.parse(json.text) == expected)
+    }
+
     /// Random trees, written member by member from a small capacity (so the bytes grow many times), against the tree's
     /// own text.
     @Test(arguments: 0..<40)

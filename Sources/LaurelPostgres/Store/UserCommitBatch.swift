@@ -197,10 +197,7 @@ enum UserCommitBatch {
         json.beginObject()
         for score in scores {
             boardKey(score.board, into: &json)
-            json.beginArray()
-            json.int(score.score)
-            json.int(PostgresTimestamp.microseconds(score.reachedAt))
-            json.endArray()
+            json.pair(score.score, PostgresTimestamp.microseconds(score.reachedAt))
         }
         json.endObject()
     }

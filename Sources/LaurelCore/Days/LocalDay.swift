@@ -85,7 +85,34 @@ public struct LocalDay: Hashable, Comparable, Sendable {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// Year, month and day of a day number. A decision asks it some ten times (weeks, months, the days it writes), so
+    /// the days of years -32800 to some 2,900,000 go through Neri and Schneider's Euclidean affine functions
+    /// ("Euclidean affine functions and their application to calendar algorithms", 2022): unsigned 32-bit
+    /// multiplications and shifts, some 30 instructions where the eras below take some 100.
     static func civil(fromDayNumber number: Int) -> (year: Int, month: Int, day: Int) {
+        guard number >= -fastCivilShift, number < (1 << 30) - fastCivilShift else { return civilByEras(fromDayNumber: number) }
+        // Days since March 1st of year -32800 (82 eras of 400 years before year 0), so that everything is unsigned and
+        // a year ends with February (its leap day last).
+        let shifted = UInt32(truncatingIfNeeded: number &+ fastCivilShift)
+        let centuryQuarters = 4 &* shifted &+ 3
+        let century = centuryQuarters / 146_097
+        let dayOfCentury = centuryQuarters % 146_097 / 4
+        let yearQuarters = UInt64(4 &* dayOfCentury &+ 3) &* 2_939_745
+        let yearOfCentury = UInt32(truncatingIfNeeded: yearQuarters >> 32)
+        let dayOfYear = UInt32(truncatingIfNeeded: yearQuarters) / 2_939_745 / 4
+        let monthAndDay = 2141 &* dayOfYear &+ 197_913
+        let month = monthAndDay >> 16
+        let day = (monthAndDay & 0xFFFF) / 2141
+        let january = dayOfYear >= 306
+        let year = Int(100 &* century &+ yearOfCentury) - 400 * 82 + (january ? 1 : 0)
+        return (year, Int(january ? month &- 12 : month), Int(day &+ 1))
+    }
+
+    /// Day 0 of the fast conversion, as a day number: 82 eras of 400 years before 0000-03-01.
+    private static let fastCivilShift = 719_468 + 146_097 * 82
+
+    /// The same conversion for any day number, by eras of 400 years, years starting in March.
+    static func civilByEras(fromDayNumber number: Int) -> (year: Int, month: Int, day: Int) {
         let z = number + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

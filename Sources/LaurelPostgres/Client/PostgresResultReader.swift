@@ -66,6 +66,17 @@ struct PostgresResultReader: ~Copyable {
         let negative = bytes.first == UInt8(ascii: "-")
         if negative { bytes = bytes.dropFirst() }
         guard !bytes.isEmpty else { return nil }
+        // Eighteen digits cannot overflow, so most numbers (seqs, versions, times in microseconds: a commit's outcome
+        // is a handful of them a part) are summed without a check at each digit.
+        if bytes.count <= 18 {
+            var value = 0
+            for byte in bytes {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int(digit)
+            }
+            return negative ? -value : value
+        }
         // Accumulated as a negative number, so that Int.min fits.
         var value = 0
         for byte in bytes {

@@ -126,7 +126,10 @@ struct PostgresConnectionTests {
 
     @Test("integers are read from libpq's text exactly, and anything else is not an integer",
           arguments: [("0", 0), ("-0", 0), ("42", 42), ("-42", -42), ("9223372036854775807", Int.max), ("-9223372036854775808", Int.min),
-                      ("9223372036854775808", nil), ("-9223372036854775809", nil), ("", nil), ("-", nil), ("4 2", nil), ("+1", nil), ("1.5", nil)] as [(String, Int?)])
+                      ("9223372036854775808", nil), ("-9223372036854775809", nil), ("", nil), ("-", nil), ("4 2", nil), ("+1", nil), ("1.5", nil),
+                      ("1764553200123456", 1_764_553_200_123_456), ("999999999999999999", 999_999_999_999_999_999),
+                      ("-999999999999999999", -999_999_999_999_999_999), ("1000000000000000000", 1_000_000_000_000_000_000),
+                      ("12345678901234567a", nil), ("/", nil), (":", nil), ("0000000000000000000001", 1)] as [(String, Int?)])
     func decimalText(text: String, number: Int?) {
         let read = Array(text.utf8).withUnsafeBytes { PostgresResultReader.decimal($0) }
         #expect(read == number)

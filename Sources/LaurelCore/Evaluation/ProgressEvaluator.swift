@@ -212,10 +212,13 @@ struct ChangeDecider {
     /// on an ended week unlocks at this evaluation, dated now.
     mutating func holdWeekStandings() throws(Undecided) {
         let goals = progress.achievements.topPercentGoals
-        // Every decision passes here: what is held is checked without making sets or weeks.
+        // Every decision passes here: what is held is checked without making sets or weeks, and whether a goal is
+        // unlocked is read by its place (what settling reads too), not by hashing its id.
         guard !goals.isEmpty else { return }
-        if let held = progress.weekStandings, goals.allSatisfy({ goal in
-            progress.unlocks[goal.id] != nil || held.answers(for: goal.goal.board, at: now, refresh: rules.standingsRefresh)
+        let places = progress.achievements.topPercentPlaces
+        let unlocked = progress.unlockState().evaluatedUnlocked
+        if let held = progress.weekStandings, goals.indices.allSatisfy({ index in
+            unlocked[places[index]] || held.answers(for: goals[index].goal.board, at: now, refresh: rules.standingsRefresh)
         }) {
             return
         }

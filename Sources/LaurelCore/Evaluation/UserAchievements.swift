@@ -26,6 +26,8 @@ public final class UserAchievements: Sendable {
     public let combos: Set<[ComboPart]>
     /// The comparative goals of the evaluated achievements, with their ids.
     public let topPercentGoals: [(id: String, goal: TopPercentGoal)]
+    /// For each of `topPercentGoals`, its place among `evaluated` (as ``UnlockState/evaluatedUnlocked`` has it).
+    public let topPercentPlaces: [Int]
     private let positions: [String: Int]
     /// For each entry, its place among `evaluated` (nil when it is not evaluated).
     private let evaluatedPlaces: [Int?]
@@ -66,6 +68,8 @@ public final class UserAchievements: Sendable {
         self.speedWindows = SpeedWindow.required(by: evaluated)
         self.combos = Set(evaluated.compactMap { if case .comboDays(let parts) = $0.rule { parts } else { nil } })
         self.topPercentGoals = evaluated.compactMap { if case .topPercent(let goal) = $0.rule { ($0.id, goal) } else { nil } }
+        let evaluated = self.evaluated
+        self.topPercentPlaces = evaluated.indices.filter { if case .topPercent = evaluated[$0].rule { true } else { false } }
         self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

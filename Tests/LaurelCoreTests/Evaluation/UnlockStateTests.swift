@@ -40,4 +40,18 @@ import Testing
         expectCurrent(&copy, "a copy's unlocks emptied")
         expectCurrent(&progress, "the original after its copy changed")
     }
+
+    /// A decision asks whether each comparative goal is unlocked by the goal's place among the evaluated achievements
+    /// (the unlock state's flags), not by its id: the places are the goals', in order.
+    @Test func theComparativeGoalsAreFoundByTheirPlaceAmongTheEvaluated() throws {
+        var progress = EvaluatedUser(catalog: try ShippedCatalogFiles.standfit(), now: Self.now).progress
+        let achievements = progress.achievements
+        #expect(!achievements.topPercentGoals.isEmpty, "the catalog has comparative goals")
+        #expect(achievements.topPercentPlaces.map { achievements.evaluated[$0].id } == achievements.topPercentGoals.map(\.id))
+        let goal = try #require(achievements.topPercentGoals.first)
+        let place = try #require(achievements.topPercentPlaces.first)
+        #expect(progress.unlockState().evaluatedUnlocked[place] == false)
+        progress.unlocks[goal.id] = Self.now
+        #expect(progress.unlockState().evaluatedUnlocked[place] == true)
+    }
 }

@@ -211,14 +211,12 @@ struct ChangeDecider {
     /// Makes sure the progress holds current standings for the comparative goals still locked, so that a goal met
     /// on an ended week unlocks at this evaluation, dated now.
     mutating func holdWeekStandings() throws(Undecided) {
-        let goals = progress.achievements.topPercentGoals
         // Every decision passes here: what is held is checked without making sets or weeks, and whether a goal is
         // unlocked is read by its place (what settling reads too), not by hashing its id.
-        guard !goals.isEmpty else { return }
-        let places = progress.achievements.topPercentPlaces
+        guard !progress.achievements.topPercentGoals.isEmpty else { return }
         let unlocked = progress.unlockState().evaluatedUnlocked
-        if let held = progress.weekStandings, goals.indices.allSatisfy({ index in
-            unlocked[places[index]] || held.answers(for: goals[index].goal.board, at: now, refresh: rules.standingsRefresh)
+        if let held = progress.weekStandings, progress.achievements.everyTopPercentGoal(isUnlockedIn: unlocked, orAnswered: { goal in
+            held.answers(for: goal.board, at: now, refresh: rules.standingsRefresh)
         }) {
             return
         }

@@ -73,6 +73,17 @@ public final class UserAchievements: Sendable {
         self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Whether each comparative goal is unlocked, by its place in `unlocked` (``UnlockState/evaluatedUnlocked``), or
+    /// `answered`. Asked of the listing itself, which reads its goals in place: a listing without templates is the
+    /// catalog's, shared by every such user, and every decision that took its arrays as values of its own retained and
+    /// released them on both of the executor's threads.
+    public func everyTopPercentGoal(isUnlockedIn unlocked: [Bool], orAnswered answered: (TopPercentGoal) -> Bool) -> Bool {
+        for index in topPercentGoals.indices where !unlocked[topPercentPlaces[index]] {
+            guard answered(topPercentGoals[index].goal) else { return false }
+        }
+        return true
+    }
+
     public func entry(id: String) -> Entry? {
         positions[id].map { entries[$0] }
     }

@@ -23,8 +23,9 @@ public enum OutboundLine {
 
     /// A successful answer whose value is already JSON text (written straight into bytes), or none.
     public static func ok(tag: String, json: [UInt8]?) -> ByteBuffer {
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(tag.utf8.count + 4 + (json?.count ?? 0) + 1)
+        // Made at its size by an allocator: `ByteBuffer()` starts from the one empty storage every buffer shares, which
+        // each answer retained and released on whichever thread made it (and then reserved room in a storage of its own).
+        var buffer = ByteBufferAllocator().buffer(capacity: tag.utf8.count + 4 + (json?.count ?? 0) + 1)
         buffer.writeString(tag)
         buffer.writeString(" OK")
         if let json {

@@ -60,11 +60,13 @@ public enum AchievementEvaluator {
         var xp = baseXP + ExperienceFormula.perAchievement * unlockedCount
         var highest = max(highestLevelReached, 1)
 
-        while true {
-            highest = max(highest, LevelCurve.level(forXP: xp))
-            var unlockedThisRound = false
-            // Through the buffer, so that no definition is copied for a look (every decision looks at every one).
-            definitions.withUnsafeBufferPointer { definitions in
+        // Through the buffer, so that no definition is copied for a look (every decision looks at every one), and taken
+        // once for every round: the definitions of a listing without templates are the catalog's, shared by every such
+        // user, and each time the buffer was taken the array was retained and released on both executor threads.
+        definitions.withUnsafeBufferPointer { definitions in
+            while true {
+                highest = max(highest, LevelCurve.level(forXP: xp))
+                var unlockedThisRound = false
                 for index in definitions.indices where !unlocked[index] {
                     // The target and the rule are read in place: a method called on the definition would copy it.
                     let measure = measures.measure(of: definitions[index].rule, level: highest)
@@ -74,9 +76,9 @@ public enum AchievementEvaluator {
                     newlyUnlockedIndices.append(index)
                     unlockedThisRound = true
                 }
+                guard unlockedThisRound else { break }
+                xp = baseXP + ExperienceFormula.perAchievement * unlockedCount
             }
-            guard unlockedThisRound else { break }
-            xp = baseXP + ExperienceFormula.perAchievement * unlockedCount
         }
 
         let level = LevelCurve.level(forXP: xp)

@@ -132,10 +132,8 @@ struct ChangeDecider {
         let weekly = progress.accumulator.weeklyGoalStreak(today: today, settings: progress.settingsHistory)
         let measures = progress.liveMeasures(at: now, longestWeeklyStreak: weekly.longest)
         var unlocked = progress.unlockState()
-        var outcome = AchievementEvaluator.evaluate(
-            definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,
-            unlocksWorthXP: unlocked.worthXP,
-            challengeXP: before.challengeXP, highestLevelReached: before.highestLevel)
+        var outcome = progress.achievements.evaluate(
+            measures: measures, unlocked: unlocked, challengeXP: before.challengeXP, highestLevelReached: before.highestLevel)
         var newlyUnlocked = outcome.newlyUnlocked.count
         while true {
             for definition in outcome.newlyUnlocked {
@@ -151,9 +149,8 @@ struct ChangeDecider {
             guard progress.achievements.entries.count > listed else { break }
             unlocked = progress.unlockState()
             let highest = outcome.highestLevel
-            outcome = AchievementEvaluator.evaluate(
-                definitions: progress.achievements.evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked,
-                unlocksWorthXP: unlocked.worthXP, challengeXP: before.challengeXP, highestLevelReached: highest)
+            outcome = progress.achievements.evaluate(
+                measures: measures, unlocked: unlocked, challengeXP: before.challengeXP, highestLevelReached: highest)
             newlyUnlocked = outcome.newlyUnlocked.count
         }
         if outcome.highestLevel > before.highestLevel { otherEvents.append(.levelReached(level: outcome.level, xp: outcome.xp)) }

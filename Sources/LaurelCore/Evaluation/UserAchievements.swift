@@ -73,6 +73,17 @@ public final class UserAchievements: Sendable {
         self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// ``AchievementEvaluator``'s evaluation of this listing's evaluated achievements, asked of the listing so that it
+    /// passes them on in place: a listing without templates is the catalog's, shared by every such user, and a decision
+    /// that took the array as a value of its own retained and released it on both of the executor's threads.
+    public func evaluate(
+        measures: some RuleMeasures, unlocked: UnlockState, challengeXP: Int, highestLevelReached: Int
+    ) -> AchievementEvaluator.Outcome {
+        AchievementEvaluator.evaluate(
+            definitions: evaluated, measures: measures, unlocked: unlocked.evaluatedUnlocked, unlocksWorthXP: unlocked.worthXP,
+            challengeXP: challengeXP, highestLevelReached: highestLevelReached)
+    }
+
     /// Whether each comparative goal is unlocked, by its place in `unlocked` (``UnlockState/evaluatedUnlocked``), or
     /// `answered`. Asked of the listing itself, which reads its goals in place: a listing without templates is the
     /// catalog's, shared by every such user, and every decision that took its arrays as values of its own retained and

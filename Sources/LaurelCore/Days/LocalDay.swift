@@ -88,7 +88,7 @@ public struct LocalDay: Hashable, Comparable, Sendable {
     /// Year, month and day of a day number. A decision asks it some ten times (weeks, months, the days it writes), so
     /// the days of years -32800 to some 2,900,000 go through Neri and Schneider's Euclidean affine functions
     /// ("Euclidean affine functions and their application to calendar algorithms", 2022): unsigned 32-bit
-    /// multiplications and shifts, some 30 instructions where the eras below take some 100.
+    /// multiplications and shifts, some 25 instructions where the eras below take some 100.
     static func civil(fromDayNumber number: Int) -> (year: Int, month: Int, day: Int) {
         guard number >= -fastCivilShift, number < (1 << 30) - fastCivilShift else { return civilByEras(fromDayNumber: number) }
         // Days since March 1st of year -32800 (82 eras of 400 years before year 0), so that everything is unsigned and

@@ -81,11 +81,7 @@ public struct JSONWriter: Sendable {
     private static func writeKey(_ name: StaticString, comma: Bool, at start: UnsafeMutablePointer<UInt8>) -> Int {
         name.withUTF8Buffer { utf8 in
             assert(!utf8.contains(where: JSONTextWriter.needsEscape), "\(name) needs escaping")
-            var end = start
-            if comma {
-                end.initialize(to: UInt8(ascii: ","))
-                end += 1
-            }
+            let end = writeComma(comma, at: start)
             end.initialize(to: UInt8(ascii: "\""))
             if let name = utf8.baseAddress { (end + 1).update(from: name, count: utf8.count) }
             end[utf8.count + 1] = UInt8(ascii: "\"")
@@ -131,11 +127,7 @@ public struct JSONWriter: Sendable {
         let comma = takeComma()
         // The comma and the number in one write (a batch's row has a dozen numbers in arrays).
         output.write(upTo: JSONTextWriter.maximumIntegerLength + 1) { start in
-            var end = start
-            if comma {
-                end.initialize(to: UInt8(ascii: ","))
-                end += 1
-            }
+            let end = Self.writeComma(comma, at: start)
             return end - start + JSONTextWriter.writeDigits(of: value, at: end)
         }
     }
@@ -145,11 +137,7 @@ public struct JSONWriter: Sendable {
     public mutating func pair(_ first: Int, _ second: Int) {
         let comma = takeComma()
         output.write(upTo: 2 * JSONTextWriter.maximumIntegerLength + 4) { start in
-            var end = start
-            if comma {
-                end.initialize(to: UInt8(ascii: ","))
-                end += 1
-            }
+            var end = Self.writeComma(comma, at: start)
             end.initialize(to: UInt8(ascii: "["))
             end += 1
             end += JSONTextWriter.writeDigits(of: first, at: end)
@@ -250,6 +238,14 @@ public struct JSONWriter: Sendable {
 
     private mutating func beginValue() {
         if takeComma() { output.append(UInt8(ascii: ",")) }
+    }
+
+    /// Writes the comma at `start` when `comma`; returns where what follows it goes.
+    @inline(__always)
+    private static func writeComma(_ comma: Bool, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        guard comma else { return start }
+        start.initialize(to: UInt8(ascii: ","))
+        return start + 1
     }
 
     /// Notes that a value begins here; returns whether a comma goes before it (written by the caller, so that a

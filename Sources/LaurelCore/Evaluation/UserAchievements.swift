@@ -67,9 +67,14 @@ public final class UserAchievements: Sendable {
         }
         self.speedWindows = SpeedWindow.required(by: evaluated)
         self.combos = Set(evaluated.compactMap { if case .comboDays(let parts) = $0.rule { parts } else { nil } })
-        self.topPercentGoals = evaluated.compactMap { if case .topPercent(let goal) = $0.rule { ($0.id, goal) } else { nil } }
-        let evaluated = self.evaluated
-        self.topPercentPlaces = evaluated.indices.filter { if case .topPercent = evaluated[$0].rule { true } else { false } }
+        var topPercentGoals: [(id: String, goal: TopPercentGoal)] = [], topPercentPlaces: [Int] = []
+        for (place, definition) in evaluated.enumerated() {
+            guard case .topPercent(let goal) = definition.rule else { continue }
+            topPercentGoals.append((definition.id, goal))
+            topPercentPlaces.append(place)
+        }
+        self.topPercentGoals = topPercentGoals
+        self.topPercentPlaces = topPercentPlaces
         self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 

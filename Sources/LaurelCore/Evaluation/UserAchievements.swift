@@ -24,10 +24,9 @@ public final class UserAchievements: Sendable {
     public let speedWindows: Set<SpeedWindow>
     /// The combos the evaluated achievements need tracked.
     public let combos: Set<[ComboPart]>
-    /// The comparative goals of the evaluated achievements, with their ids.
-    public let topPercentGoals: [(id: String, goal: TopPercentGoal)]
-    /// For each of `topPercentGoals`, its place among `evaluated` (as ``UnlockState/evaluatedUnlocked`` has it).
-    public let topPercentPlaces: [Int]
+    /// The comparative goals of the evaluated achievements, with their ids and their places among `evaluated` (as
+    /// ``UnlockState/evaluatedUnlocked`` has them).
+    public let topPercentGoals: [(id: String, goal: TopPercentGoal, place: Int)]
     private let positions: [String: Int]
     /// For each entry, its place among `evaluated` (nil when it is not evaluated).
     private let evaluatedPlaces: [Int?]
@@ -67,14 +66,9 @@ public final class UserAchievements: Sendable {
         }
         self.speedWindows = SpeedWindow.required(by: evaluated)
         self.combos = Set(evaluated.compactMap { if case .comboDays(let parts) = $0.rule { parts } else { nil } })
-        var topPercentGoals: [(id: String, goal: TopPercentGoal)] = [], topPercentPlaces: [Int] = []
-        for (place, definition) in evaluated.enumerated() {
-            guard case .topPercent(let goal) = definition.rule else { continue }
-            topPercentGoals.append((definition.id, goal))
-            topPercentPlaces.append(place)
+        self.topPercentGoals = evaluated.enumerated().compactMap { place, definition in
+            if case .topPercent(let goal) = definition.rule { (definition.id, goal, place) } else { nil }
         }
-        self.topPercentGoals = topPercentGoals
-        self.topPercentPlaces = topPercentPlaces
         self.positions = Dictionary(entries.enumerated().map { ($1.definition.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -91,13 +85,10 @@ public final class UserAchievements: Sendable {
 
     /// Whether each comparative goal is unlocked, by its place in `unlocked` (``UnlockState/evaluatedUnlocked``), or
     /// `answered`. Asked of the listing itself, which reads its goals in place: a listing without templates is the
-    /// catalog's, shared by every such user, and every decision that took its arrays as values of its own retained and
+    /// catalog's, shared by every such user, and every decision that took its goals as a value of its own retained and
     /// released them on both of the executor's threads.
     public func everyTopPercentGoal(isUnlockedIn unlocked: [Bool], orAnswered answered: (TopPercentGoal) -> Bool) -> Bool {
-        for index in topPercentGoals.indices where !unlocked[topPercentPlaces[index]] {
-            guard answered(topPercentGoals[index].goal) else { return false }
-        }
-        return true
+        topPercentGoals.allSatisfy { unlocked[$0.place] || answered($0.goal) }
     }
 
     public func entry(id: String) -> Entry? {

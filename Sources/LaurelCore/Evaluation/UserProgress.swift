@@ -132,7 +132,7 @@ public struct UserProgress: Sendable {
     public var topPercentMet: Set<TopPercentGoal> {
         guard let standings = weekStandings?.standings, !standings.isEmpty else { return [] }
         var met: Set<TopPercentGoal> = []
-        for (_, goal) in achievements.topPercentGoals where standings.contains(where: { TopPercentRule.isMet(goal, by: $0) }) {
+        for (_, goal, _) in achievements.topPercentGoals where standings.contains(where: { TopPercentRule.isMet(goal, by: $0) }) {
             met.insert(goal)
         }
         return met

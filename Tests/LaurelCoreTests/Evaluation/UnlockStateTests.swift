@@ -47,9 +47,9 @@ import Testing
         var progress = EvaluatedUser(catalog: try ShippedCatalogFiles.standfit(), now: Self.now).progress
         let achievements = progress.achievements
         #expect(!achievements.topPercentGoals.isEmpty, "the catalog has comparative goals")
-        #expect(achievements.topPercentPlaces.map { achievements.evaluated[$0].id } == achievements.topPercentGoals.map(\.id))
+        #expect(achievements.topPercentGoals.map { achievements.evaluated[$0.place].id } == achievements.topPercentGoals.map(\.id))
         let goal = try #require(achievements.topPercentGoals.first)
-        let place = try #require(achievements.topPercentPlaces.first)
+        let place = goal.place
         #expect(progress.unlockState().evaluatedUnlocked[place] == false)
         progress.unlocks[goal.id] = Self.now
         #expect(progress.unlockState().evaluatedUnlocked[place] == true)

@@ -80,7 +80,11 @@ struct ChangeDecider {
         progress.zone = zone
         localNow = LocalDateTime(of: now, in: zone)
     }
-    var events: [ProgressEvent] { unlockEvents + challengeEvents + otherEvents }
+    var events: [ProgressEvent] {
+        // Nearly every decision has none of them, or unlocks only: no arrays joined (each join allocates).
+        guard !challengeEvents.isEmpty || !otherEvents.isEmpty else { return unlockEvents }
+        return unlockEvents + challengeEvents + otherEvents
+    }
 
     /// The earliest local day a fact can still be stored on: the backfill window in whole days, and a day more.
     var earliestReachableDay: LocalDay { today.adding(days: -Int((rules.logTimes.backfillWindow / 86_400).rounded(.up)) - 1) }

@@ -24,26 +24,81 @@ public enum ProgressPiece: Hashable, Sendable {
 
 /// The pieces read so far for one decision, by what was asked.
 public struct LoadedPieces: Sendable {
-    public var storedFacts: [StoredFactKey: StoredFact?] = [:]
-    public var logs: [String: StoredLog?] = [:]
-    public var neighbours: [String: [LoggedFact]] = [:]
-    public var activityLogs: [String: [LoggedFact]] = [:]
+    /// Nil until something is read. Every decision copies its pieces and nearly every one has none: a copy of ten
+    /// empty tables held in line retained and released each of them.
+    private var read: Read?
+
+    public var storedFacts: [StoredFactKey: StoredFact?] {
+        get { read?.storedFacts ?? [:] }
+        set { changing().storedFacts = newValue }
+    }
+    public var logs: [String: StoredLog?] {
+        get { read?.logs ?? [:] }
+        set { changing().logs = newValue }
+    }
+    public var neighbours: [String: [LoggedFact]] {
+        get { read?.neighbours ?? [:] }
+        set { changing().neighbours = newValue }
+    }
+    public var activityLogs: [String: [LoggedFact]] {
+        get { read?.activityLogs ?? [:] }
+        set { changing().activityLogs = newValue }
+    }
     /// By the window's start.
-    public var logsWithin: [Date: [LoggedFact]] = [:]
-    public var allFacts: ProgressFacts?
-    public var weekStandings: WeekStandings?
+    public var logsWithin: [Date: [LoggedFact]] {
+        get { read?.logsWithin ?? [:] }
+        set { changing().logsWithin = newValue }
+    }
+    public var allFacts: ProgressFacts? {
+        get { read?.allFacts }
+        set { changing().allFacts = newValue }
+    }
+    public var weekStandings: WeekStandings? {
+        get { read?.weekStandings }
+        set { changing().weekStandings = newValue }
+    }
 
     public init() {}
 
     /// Takes on pieces read later for the same decision.
     public mutating func merge(_ other: LoadedPieces) {
-        storedFacts.merge(other.storedFacts) { _, later in later }
-        logs.merge(other.logs) { _, later in later }
-        neighbours.merge(other.neighbours) { _, later in later }
-        activityLogs.merge(other.activityLogs) { _, later in later }
-        logsWithin.merge(other.logsWithin) { _, later in later }
-        if let facts = other.allFacts { allFacts = facts }
-        if let standings = other.weekStandings { weekStandings = standings }
+        guard let later = other.read else { return }
+        let read = changing()
+        read.storedFacts.merge(later.storedFacts) { _, later in later }
+        read.logs.merge(later.logs) { _, later in later }
+        read.neighbours.merge(later.neighbours) { _, later in later }
+        read.activityLogs.merge(later.activityLogs) { _, later in later }
+        read.logsWithin.merge(later.logsWithin) { _, later in later }
+        if let facts = later.allFacts { read.allFacts = facts }
+        if let standings = later.weekStandings { read.weekStandings = standings }
+    }
+
+    /// The pieces to be changed: made on the first change, and copied first when another value holds them too.
+    private mutating func changing() -> Read {
+        // Asked before anything else holds the tables (a local bound to them would make them shared).
+        if isKnownUniquelyReferenced(&read), let read { return read }
+        let made = read?.copy() ?? Read()
+        read = made
+        return made
+    }
+
+    /// The tables, changed only through a ``LoadedPieces`` that holds them alone (copy on write): one that two
+    /// values share is never changed, which is what makes it safe to share across threads.
+    private final class Read: @unchecked Sendable {
+        var storedFacts: [StoredFactKey: StoredFact?] = [:]
+        var logs: [String: StoredLog?] = [:]
+        var neighbours: [String: [LoggedFact]] = [:]
+        var activityLogs: [String: [LoggedFact]] = [:]
+        var logsWithin: [Date: [LoggedFact]] = [:]
+        var allFacts: ProgressFacts?
+        var weekStandings: WeekStandings?
+
+        func copy() -> Read {
+            let copy = Read()
+            (copy.storedFacts, copy.logs, copy.neighbours) = (storedFacts, logs, neighbours)
+            (copy.activityLogs, copy.logsWithin, copy.allFacts, copy.weekStandings) = (activityLogs, logsWithin, allFacts, weekStandings)
+            return copy
+        }
     }
 
     /// A fact's kind and idempotency key.

@@ -25,37 +25,38 @@ public enum ProgressPiece: Hashable, Sendable {
 /// The pieces read so far for one decision, by what was asked.
 public struct LoadedPieces: Sendable {
     /// Nil until something is read. Every decision copies its pieces and nearly every one has none: a copy of ten
-    /// empty tables held in line retained and released each of them.
+    /// empty tables held in line retained and released each of them. A table is changed where it is held (`_modify`):
+    /// a `set` changed a copy of it first, so each key added to a table that had one copied the table.
     private var read: Read?
 
     public var storedFacts: [StoredFactKey: StoredFact?] {
         get { read?.storedFacts ?? [:] }
-        set { changing().storedFacts = newValue }
+        _modify { yield &changing().storedFacts }
     }
     public var logs: [String: StoredLog?] {
         get { read?.logs ?? [:] }
-        set { changing().logs = newValue }
+        _modify { yield &changing().logs }
     }
     public var neighbours: [String: [LoggedFact]] {
         get { read?.neighbours ?? [:] }
-        set { changing().neighbours = newValue }
+        _modify { yield &changing().neighbours }
     }
     public var activityLogs: [String: [LoggedFact]] {
         get { read?.activityLogs ?? [:] }
-        set { changing().activityLogs = newValue }
+        _modify { yield &changing().activityLogs }
     }
     /// By the window's start.
     public var logsWithin: [Date: [LoggedFact]] {
         get { read?.logsWithin ?? [:] }
-        set { changing().logsWithin = newValue }
+        _modify { yield &changing().logsWithin }
     }
     public var allFacts: ProgressFacts? {
         get { read?.allFacts }
-        set { changing().allFacts = newValue }
+        _modify { yield &changing().allFacts }
     }
     public var weekStandings: WeekStandings? {
         get { read?.weekStandings }
-        set { changing().weekStandings = newValue }
+        _modify { yield &changing().weekStandings }
     }
 
     public init() {}

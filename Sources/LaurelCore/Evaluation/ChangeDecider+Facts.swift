@@ -15,14 +15,17 @@ extension ChangeDecider {
         }
         let at = fact.at ?? now
         let new: NewFact
+        // Spent here, kept once the fact is decided: a decision that needs pieces first, or is refused, changes
+        // nothing a decision made in place would carry into the next one.
+        var allowance = progress.allowance
         do throws(Refusal) {
-            new = try admit(fact, at: at)
+            new = try admit(fact, at: at, spending: &allowance)
         } catch {
             // A refusal is for new facts only: a retry of one stored before is answered first.
             if let key, pieces.storedFacts[key] == nil { throw .needs([.storedFact(key.kind, id: key.id)]) }
             throw .refused(error)
         }
-        if case .reminder = new.content { return try recordReminder(new) }
+        if case .reminder = new.content { return try recordReminder(new, allowance: allowance) }
 
         try trackSpeedWindows()
         var missing: Set<ProgressPiece> = []
@@ -40,6 +43,8 @@ extension ChangeDecider {
         for period in periods { _ = challenges(of: period, missing: &missing) }
         if !missing.isEmpty { throw .needs(missing) }
 
+        progress.allowance = allowance
+        baseline.noteFactDay(new.day, in: progress.accumulator)
         switch new.content {
         case .log(let activity, let amount, let localHour, _):
             let log = LoggedFact(id: new.id, activity: activity, amount: amount, at: new.at, day: new.day, localHour: localHour)
@@ -66,13 +71,13 @@ extension ChangeDecider {
 
     /// The new fact as it will be stored, or why it is refused: `at` within the window, the allowance not spent,
     /// the activity live.
-    private mutating func admit(_ fact: ReportedFact, at: Date) throws(Refusal) -> NewFact {
+    private func admit(_ fact: ReportedFact, at: Date, spending allowance: inout LogAllowance) throws(Refusal) -> NewFact {
         switch rules.logTimes.problem(with: at, now: now) {
         case .inFuture?: throw .invalidArgument(field: "at", message: "at is more than 5 minutes in the future")
         case .beforeBackfillWindow?: throw .invalidArgument(field: "at", message: "at is older than the backfill window")
         case nil: break
         }
-        if let wait = progress.allowance.spend(at: now, limits: rules.limits) { throw .rateLimited(retryAfterMs: wait) }
+        if let wait = allowance.spend(at: now, limits: rules.limits) { throw .rateLimited(retryAfterMs: wait) }
         let local = at == now ? localNow : LocalDateTime(of: at, in: progress.zone)
         let content: NewFact.Content
         switch fact.content {

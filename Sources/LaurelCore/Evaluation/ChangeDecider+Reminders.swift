@@ -16,9 +16,11 @@ extension ChangeDecider {
     }
 
     /// Stores a new reminder, answered when a live log already lies in its window.
-    mutating func recordReminder(_ new: NewFact) throws(Undecided) -> ChangeOutcome {
+    /// - Parameter allowance: the log allowance with the reminder spent, kept once it is decided.
+    mutating func recordReminder(_ new: NewFact, allowance: LogAllowance) throws(Undecided) -> ChangeOutcome {
         guard case .reminder(let minutes, _) = new.content else { throw .refused(.conflict("not a reminder")) }
         guard let logs = pieces.logsWithin[new.at] else { throw .needs([.logsWithin(from: new.at, minutes: minutes)]) }
+        progress.allowance = allowance
         var reminder = ReminderFact(id: new.id, at: new.at, day: new.day, windowMinutes: minutes)
         reminder.answered = logs.contains { reminder.isAnswered(byLogAt: $0.at) }
         progress.accumulator.record(reminder, settings: progress.settingsHistory)

@@ -36,6 +36,7 @@ extension ChangeDecider {
     mutating func deleteLog(_ id: String) throws(Undecided) -> ChangeOutcome {
         guard let loaded = pieces.logs[id] else { throw .needs([.log(id: id)]) }
         guard let log = loaded, !log.deleted else { throw .refused(.notFound(field: "id")) }
+        baseline.noteDeletedLog(log, in: progress.accumulator)
         try rebuild(leavingOut: id)
         writes.deletedLog = id
         writes.reloadsSessions = true

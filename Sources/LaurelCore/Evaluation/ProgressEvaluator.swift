@@ -25,18 +25,27 @@ public struct ProgressEvaluator: Sendable {
     public func evaluate(_ change: UserChange, on held: SharedProgress, with pieces: LoadedPieces = LoadedPieces(), now: Date) -> Evaluation {
         // Read in place, not bound to a local: the decider's copy is the only one.
         var decider = ChangeDecider(evaluator: self, progress: held.progress, pieces: pieces, now: now)
-        do throws(Undecided) {
-            let outcome = try decider.decide(change)
-            decider.writes.scores = ScoreChanges(
-                of: decider.writes, outcome: outcome, after: decider.progress, decidedAt: now, before: held.progress,
-                builtInActivities: rules.builtInActivityIDs)
-            return .decided(decider.decision(outcome))
-        } catch {
-            switch error {
-            case .needs(let pieces): return .needs(pieces)
-            case .refused(let refusal): return .refused(refusal)
-            }
-        }
+        return decider.evaluation(of: change).evaluation
+    }
+
+    /// The same, changing `progress` itself rather than a copy: every table the change touches is changed where it is,
+    /// when nobody else holds it. Decided, the progress goes to the decision; not decided (pieces needed, or
+    /// refused), it is handed back with nothing changed that is not true of it anyway (ended periods forgotten,
+    /// standings and speed windows held as the pieces read tell). Only a reported fact is decided in place
+    /// (``decidesInPlace(_:)``).
+    public func evaluate(
+        _ change: UserChange, taking progress: consuming UserProgress, with pieces: LoadedPieces = LoadedPieces(), now: Date
+    ) -> (evaluation: Evaluation, handedBack: UserProgress?) {
+        precondition(Self.decidesInPlace(change), "only a reported fact is decided in place")
+        var decider = ChangeDecider(evaluator: self, progress: progress, pieces: pieces, now: now)
+        return decider.evaluation(of: change)
+    }
+
+    /// Whether `change` may be decided on the progress itself (``evaluate(_:taking:with:now:)``): a reported fact
+    /// changes nothing of it until it knows it is decided. The other changes are decided on a copy.
+    public static func decidesInPlace(_ change: UserChange) -> Bool {
+        if case .report = change { return true }
+        return false
     }
 }
 
@@ -61,9 +70,13 @@ struct ChangeDecider {
     private var unlockEvents: [ProgressEvent] = []
     private var challengeEvents: [ProgressEvent] = []
     private var otherEvents: [ProgressEvent] = []
+    /// What the score changes read of the progress before the decision (taken as it goes: the progress changes in
+    /// place).
+    var baseline: ScoreChanges.Baseline
 
-    init(evaluator: ProgressEvaluator, progress: UserProgress, pieces: LoadedPieces, now: Date) {
+    init(evaluator: ProgressEvaluator, progress: consuming UserProgress, pieces: LoadedPieces, now: Date) {
         self.evaluator = evaluator
+        self.baseline = ScoreChanges.Baseline(startingFrom: progress)
         self.progress = progress
         self.pieces = pieces
         self.now = now
@@ -93,8 +106,24 @@ struct ChangeDecider {
     /// every table in them), and the decider is left empty: this is the last thing asked of it.
     mutating func decision(_ outcome: ChangeOutcome) -> Decision {
         Decision(
-            shared: SharedProgress(exchange(&progress, with: UserProgress.vacant)), writes: exchange(&writes, with: ProgressWrites()),
+            shared: SharedProgress(exchange(&progress, with: .vacant)), writes: exchange(&writes, with: ProgressWrites()),
             events: events, outcome: outcome, decidedAt: now)
+    }
+
+    /// Decides `change`: the decision, or what it needs, or why it is refused. Not decided, the progress is handed
+    /// back as the decider leaves it. The decider is left empty: this is the last thing asked of it.
+    mutating func evaluation(of change: UserChange) -> (evaluation: Evaluation, handedBack: UserProgress?) {
+        do throws(Undecided) {
+            let outcome = try decide(change)
+            writes.scores = ScoreChanges(
+                of: writes, outcome: outcome, after: progress, decidedAt: now, before: baseline, builtInActivities: rules.builtInActivityIDs)
+            return (.decided(decision(outcome)), nil)
+        } catch {
+            switch error {
+            case .needs(let pieces): return (.needs(pieces), exchange(&progress, with: .vacant))
+            case .refused(let refusal): return (.refused(refusal), exchange(&progress, with: .vacant))
+            }
+        }
     }
 
     mutating func decide(_ change: UserChange) throws(Undecided) -> ChangeOutcome {

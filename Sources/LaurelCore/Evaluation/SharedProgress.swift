@@ -1,11 +1,30 @@
-/// A user's progress as one object that never changes, handed on by reference. A decision hands the progress after
-/// it to the session this way, and the session hands it to the next decision: a ``UserProgress`` passed by value
-/// retains every table in it at each hand-over, and a LOG went through several.
-public final class SharedProgress: Sendable {
-    public let progress: UserProgress
+/// A user's progress as one object handed on by reference. A decision hands the progress after it to the session
+/// this way, and the session hands it to the next decision: a ``UserProgress`` passed by value retains every table
+/// in it at each hand-over, and a LOG went through several.
+///
+/// It never changes while more than one reference to it exists: the one change, ``take(from:)``, moves the progress
+/// out only through a reference its caller holds alone, so no other thread can be reading it (which is why the class
+/// may be `Sendable` with a stored `var`).
+public final class SharedProgress: @unchecked Sendable {
+    /// Nil once taken: nothing is left in its place (putting even an empty progress there retains as many objects as
+    /// a copy does, and its release as many again).
+    private var held: UserProgress?
 
     /// Takes `progress` over (an initializer owns its arguments: nothing is copied when the caller lets go of it).
-    public init(_ progress: UserProgress) {
-        self.progress = progress
+    public init(_ progress: consuming UserProgress) {
+        held = progress
+    }
+
+    /// The progress, read in place; not to be read once taken.
+    public var progress: UserProgress {
+        _read { yield held.unsafelyUnwrapped }
+    }
+
+    /// Moves the progress out of `shared` when the caller's reference is the only one, leaving the object empty (not
+    /// to be read again); nil (and nothing changed) when anyone else holds it. A decision then changes the tables in
+    /// place, where a copy would retain every table and copy each one it changes.
+    public static func take(from shared: inout SharedProgress) -> UserProgress? {
+        guard isKnownUniquelyReferenced(&shared) else { return nil }
+        return shared.held.take()
     }
 }

@@ -35,12 +35,51 @@ public struct ScoreChanges: Sendable, Equatable {
         return deltas
     }
 
-    /// The changes of a decision, made on `before`: what it writes, its outcome and the progress `after` it, decided
-    /// at `decidedAt`. (Asked for before the decision is made up, so that its parts are not copied into one.)
+    /// What the score changes of a decision read of the progress before it, taken as the decision goes: the unlocks
+    /// and what makes them worth XP when it starts, the figures of the one day a new or deleted fact touches before
+    /// it is counted or taken off. A decision that changes the session's progress in place has no "before" to
+    /// compare with afterwards, and these few figures are all the comparison reads.
+    public struct Baseline: Sendable {
+        let achievements: UserAchievements
+        let unlocks: [String: Date]
+        let settingsHistory: StreakSettingsHistory
+        let zone: TimeZone
+        /// Whether the new fact's day was active before it (a log's or a lesson's).
+        var factDayWasActive = false
+        /// The distinct lessons counted before a new lesson.
+        var distinctLessons = 0
+        /// The deleted log's day and its activity's amount that day, before the log was taken off.
+        var deletedLogDay: (figures: DayFigures, activityAmount: Int)?
+
+        /// The baseline of a decision starting from `progress`.
+        public init(startingFrom progress: borrowing UserProgress) {
+            achievements = progress.achievements
+            unlocks = progress.unlocks
+            settingsHistory = progress.settingsHistory
+            zone = progress.zone
+        }
+
+        /// Notes the figures of `day` before a new fact on it is counted.
+        public mutating func noteFactDay(_ day: LocalDay, in accumulator: borrowing ProgressAccumulator) {
+            factDayWasActive = accumulator.isActive(day)
+            distinctLessons = accumulator.distinctLessons
+        }
+
+        /// Notes the figures of the day of `log` before it is taken off.
+        public mutating func noteDeletedLog(_ log: StoredLog, in accumulator: borrowing ProgressAccumulator) {
+            deletedLogDay = (accumulator.figures(on: log.day), accumulator.figures(of: log.activityID, on: log.day).amount)
+        }
+
+        var unlocksWorthXP: Set<String> { achievements.unlocksWorthXP(unlocks.keys) }
+    }
+
+    /// The changes of a decision, made on what `before` noted: what it writes, its outcome and the progress `after`
+    /// it, decided at `decidedAt`. (Asked for before the decision is made up, so that its parts are not copied into
+    /// one.)
     /// - Parameter builtInActivities: the catalog's activity ids; only these have `activity` boards.
     public init(
         of writes: borrowing ProgressWrites, outcome: ChangeOutcome, after: borrowing UserProgress, decidedAt: Date,
-        before: borrowing UserProgress, builtInActivities: Set<String>
+        before: borrowing Baseline, builtInActivities: Set<String>
     ) {
         // Room for a LOG's three at once, not grown one append at a time.
         days.reserveCapacity(4)
@@ -51,26 +90,26 @@ public struct ScoreChanges: Sendable, Equatable {
         if let fact = writes.fact {
             switch fact.content {
             case .log(let activity, let amount, _, _):
-                let firstOfDay = !before.accumulator.isActive(fact.day)
+                let firstOfDay = !before.factDayWasActive
                 add(.logs, on: fact.day, 1)
                 add(.xp, on: fact.day, ExperienceFormula.perLog + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
                 if builtInActivities.contains(activity) { add(.activity(activity), on: fact.day, amount) }
             case .lesson:
-                let firstOfDay = !before.accumulator.isActive(fact.day)
-                let counted = after.accumulator.distinctLessons > before.accumulator.distinctLessons
+                let firstOfDay = !before.factDayWasActive
+                let counted = after.accumulator.distinctLessons > before.distinctLessons
                 add(.xp, on: fact.day, (counted ? ExperienceFormula.perLesson : 0) + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
             case .event, .reminder:
                 break
             }
         }
-        if case .logDeleted(let log) = outcome {
-            let (old, new) = (before.accumulator.figures(on: log.day), after.accumulator.figures(on: log.day))
+        if case .logDeleted(let log) = outcome, let deleted = before.deletedLogDay {
+            let (old, new) = (deleted.figures, after.accumulator.figures(on: log.day))
             add(.logs, on: log.day, new.logs - old.logs)
             let activeChange = (new.isActive ? 1 : 0) - (old.isActive ? 1 : 0)
             add(.xp, on: log.day, (new.logs - old.logs) * ExperienceFormula.perLog + activeChange * ExperienceFormula.perActiveDay)
             if builtInActivities.contains(log.activityID) {
                 let amount = after.accumulator.figures(of: log.activityID, on: log.day).amount
-                add(.activity(log.activityID), on: log.day, amount - before.accumulator.figures(of: log.activityID, on: log.day).amount)
+                add(.activity(log.activityID), on: log.day, amount - deleted.activityAmount)
             }
         }
         // Which unlocks are worth XP changes only with unlocks, templates and the catalog, never with a new fact alone:

@@ -1,3 +1,4 @@
+import LaurelCore
 import LaurelStore
 import Synchronization
 
@@ -136,6 +137,22 @@ final class HeldProgress: Sendable {
             if lastSeq > before.position.lastSeq { held.addedThroughSeq = lastSeq }
             return true
         }
+    }
+
+    /// Lets go of `progress` (what is held, as the caller read it) and moves the progress out of it for a decision
+    /// that changes it in place (``SessionProgress/takeProgress(from:)``). Nil when something else is held, or when
+    /// anyone else holds it too (a read answering from it): it is held again then, and nothing has changed. Until the
+    /// decision is kept, nothing is held, and whoever reads the user meanwhile reads the store.
+    func take(_ progress: inout SessionProgress) -> UserProgress? {
+        var letGo: SessionProgress? = held.withLock { held in
+            guard held.progress === progress else { return nil }
+            return held.progress.take()
+        }
+        guard letGo != nil else { return nil }
+        letGo = nil
+        if let taken = SessionProgress.takeProgress(from: &progress) { return taken }
+        keep(progress)
+        return nil
     }
 
     func forget() {

@@ -6,11 +6,13 @@ import LaurelStore
 /// (the version, the last push, the newest facts counted), so that a write is decided without reading anything and
 /// committed at that version.
 ///
-/// An object that never changes, held by the session and handed to each request as one reference: every LOG starts
-/// from it, and a copy of a progress would retain every table in it (a change makes a new one).
-final class SessionProgress: Sendable {
+/// An object that never changes while others hold it, held by the session and handed to each request as one
+/// reference: every LOG starts from it, and a copy of a progress would retain every table in it (a change makes a new
+/// one). The one change, ``takeProgress(from:)``, moves the progress out through a reference held alone (which is why
+/// the class may be `Sendable` with a stored `var`).
+final class SessionProgress: @unchecked Sendable {
     /// The progress, as the decisions that start from it and the one that made it hand it on (without a copy).
-    let shared: SharedProgress
+    private(set) var shared: SharedProgress
     let position: StoredPosition
     /// The version of the snapshot the store keeps for the user, as far as the session knows.
     let snapshotVersion: Int64
@@ -131,8 +133,21 @@ final class SessionProgress: Sendable {
     }
 
     /// The same position with `progress` (pieces read at this version added to it).
-    func with(_ progress: UserProgress) -> SessionProgress {
-        SessionProgress(shared: SharedProgress(progress), position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
+    func with(_ progress: consuming UserProgress) -> SessionProgress {
+        with(SharedProgress(progress))
+    }
+
+    /// The same position with the progress `shared` holds.
+    func with(_ shared: SharedProgress) -> SessionProgress {
+        SessionProgress(shared: shared, position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
+    }
+
+    /// Moves the progress out of `held` for a decision that changes it in place, when the caller's reference is the
+    /// only one to it and to its progress; nil (nothing changed) otherwise. What is left holds no progress: only its
+    /// position is to be read.
+    static func takeProgress(from held: inout SessionProgress) -> UserProgress? {
+        guard isKnownUniquelyReferenced(&held) else { return nil }
+        return SharedProgress.take(from: &held.shared)
     }
 
     /// The same, knowing that the store keeps a snapshot of `snapshotVersion`.

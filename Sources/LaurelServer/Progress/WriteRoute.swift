@@ -61,8 +61,12 @@ struct WriteRoute {
         let evaluator = ProgressEvaluator(rules: context.services.rules, user: context.user.id)
         var pieces = LoadedPieces()
         var held = try await context.progress(now: now, via: access, verified: verified)
+        // In place only where no other instance writes the user: there a commit found stale catches up from the
+        // progress the session held before, where a decision in place leaves it nothing to catch up from.
+        let inPlace = ProgressEvaluator.decidesInPlace(change) && !context.services.othersMayHoldSessions
         while true {
-            switch evaluator.evaluate(change, on: held.shared, with: pieces, now: now) {
+            let (evaluation, taken) = evaluate(change, on: &held, with: pieces, inPlace: inPlace, by: evaluator, now: now)
+            switch consume evaluation {
             case .needs(let wanted):
                 guard try await load(wanted, into: &pieces, for: &held, via: access, now: now) else {
                     // The store has moved on from the progress held: catch up, and read again what is needed then.
@@ -76,7 +80,11 @@ struct WriteRoute {
                 // The pushes before the answer: an answer shows the unlocks their UNLOCK pushes carry, written once.
                 let pushes = PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity)
                 let rendered = answer(decision, pushes)
-                guard !decision.writes.isEmpty else { return Performed(decision: consume decision, stored: false, pushes: [], answer: rendered) }
+                guard !decision.writes.isEmpty else {
+                    // Nothing to store (a retry answered as stored): a progress taken is held again as it was decided.
+                    if taken { context.session.progress.keep(held.with(decision.shared)) }
+                    return Performed(decision: consume decision, stored: false, pushes: [], answer: rendered)
+                }
                 let othersMayHold = context.services.othersMayHoldSessions
                 let announces = context.session.progress.beginCommit(from: held.version, othersMayHold: othersMayHold)
                 defer { context.session.progress.endCommit() }
@@ -106,6 +114,12 @@ struct WriteRoute {
                     guard case .report(let fact) = change, let id = fact.id, pieces.storedFacts[.init(fact.kind, id)] == nil else {
                         throw StoreError.failed("a commit found its fact's id taken twice")
                     }
+                    if taken {
+                        // The decision changed the progress it took from the session: the user is read again.
+                        let version = held.version
+                        held = try await context.progress(now: now, via: access, verified: true)
+                        if held.version != version { pieces = LoadedPieces() }
+                    }
                     guard try await load([.storedFact(fact.kind, id: id)], into: &pieces, for: &held, via: access, now: now) else {
                         context.session.progress.markBehind()
                         (held, pieces) = (try await context.progress(now: now, via: access, verified: true), LoadedPieces())
@@ -114,6 +128,25 @@ struct WriteRoute {
                 }
             }
         }
+    }
+
+    /// Evaluates `change` against `held`: in place when `inPlace` and the session's progress is held by nobody else
+    /// (``HeldProgress/take(_:)``; `taken` is then true), on a copy otherwise. A progress taken and not decided is
+    /// handed back to the session at once; a decided one goes with its decision, and the session holds nothing until
+    /// the decision is kept (a failed commit leaves the user to be read again).
+    private func evaluate(
+        _ change: UserChange, on held: inout SessionProgress, with pieces: LoadedPieces, inPlace: Bool, by evaluator: ProgressEvaluator,
+        now: Date
+    ) -> (Evaluation, taken: Bool) {
+        guard inPlace, let progress = context.session.progress.take(&held) else {
+            return (evaluator.evaluate(change, on: held.shared, with: pieces, now: now), false)
+        }
+        let (evaluation, handedBack) = evaluator.evaluate(change, taking: consume progress, with: pieces, now: now)
+        if let handedBack {
+            held = held.with(handedBack)
+            context.session.progress.keep(held)
+        }
+        return (evaluation, true)
     }
 
     /// Commits `commit`. A commit that fails may have been stored all the same (the connection broke after the

@@ -58,7 +58,19 @@ struct EvaluatedUser {
     mutating func apply(_ change: UserChange) throws -> Decision {
         var pieces = LoadedPieces()
         for _ in 0..<8 {
-            switch evaluator.evaluate(change, on: progress, with: pieces, now: now) {
+            // A reported fact is decided on the progress itself, as a session decides it: what a decision that needs
+            // pieces or is refused hands back is what the next one starts from. The progress before is kept for a
+            // retry, which a session reads again.
+            let before = progress
+            let evaluation: Evaluation
+            if ProgressEvaluator.decidesInPlace(change) {
+                let handedBack: UserProgress?
+                (evaluation, handedBack) = evaluator.evaluate(change, taking: progress, with: pieces, now: now)
+                if let handedBack { progress = handedBack }
+            } else {
+                evaluation = evaluator.evaluate(change, on: progress, with: pieces, now: now)
+            }
+            switch evaluation {
             case .needs(let wanted):
                 piecesRead += wanted
                 reads += 1
@@ -69,6 +81,7 @@ struct EvaluatedUser {
                 // The store refuses a new fact whose id is taken (`duplicate`): the route then reads the stored fact.
                 if let fact = decision.writes.fact, let stored = storedFacts[.init(fact.kind, fact.id)] {
                     pieces.storedFacts[.init(fact.kind, fact.id)] = .some(stored)
+                    progress = before
                     continue
                 }
                 keep(decision)

@@ -145,18 +145,48 @@ enum JSONTextWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
+    /// Whether any of `bytes` is written escaped, looked at eight at a time: nearly every string written (an id, a
+    /// name) has none, and a byte at a time was a compare and a branch for each of its thirty-odd bytes.
+    static func anyNeedsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = bytes.baseAddress else { return false }
+        let raw = UnsafeRawPointer(start)
+        var offset = 0
+        while offset &+ 8 <= bytes.count {
+            if wordNeedsEscape(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+            offset &+= 8
+        }
+        while offset < bytes.count {
+            if needsEscape(start[offset]) { return true }
+            offset &+= 1
+        }
+        return false
+    }
+
+    /// Whether one of the eight bytes of `word` is below 0x20, a quote or a backslash. A byte below `n` (at most
+    /// 0x80) sets its high bit in `(word - n·ones) & ~word & highs`, and a zero byte (after an XOR with the quote or
+    /// the backslash) likewise with `n` = 1; a borrow can set a bit above a byte that matched, never where none did,
+    /// so the answer "some byte" is exact.
+    @inline(__always)
+    private static func wordNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+        let quotes = (quote &- ones) & ~quote, backslashes = (backslash &- ones) & ~backslash
+        return (control | quotes | backslashes) & highs != 0
+    }
+
     static func writeString<Sink: JSONByteSink>(_ string: String, after prefix: StaticString = "", into bytes: inout Sink) {
         bytes.append(UInt8(ascii: "\""))
         if prefix.utf8CodeUnitCount > 0 { bytes.append(static: prefix) }
         var string = string
         string.withUTF8 { utf8 in
             // Most strings (ids, days, names) need no escape: one look, one copy.
-            var escapes = 0
-            for byte in utf8 where needsEscape(byte) { escapes &+= 1 }
-            guard escapes > 0 else {
+            guard anyNeedsEscape(utf8) else {
                 bytes.append(contentsOf: utf8)
                 return
             }
+            var escapes = 0
+            for byte in utf8 where needsEscape(byte) { escapes &+= 1 }
             // A string with escapes is mostly JSON text itself (a push's data in an announcement): a quote every few
             // bytes. Copied run by run, each run and each escape was an append of its own (some 100 instructions);
             // written byte by byte into room for the longest it can be (an escape takes at most six bytes), it is a

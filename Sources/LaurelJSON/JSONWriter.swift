@@ -194,7 +194,7 @@ public struct JSONWriter: Sendable {
         var text = value
         let written = text.withUTF8 { utf8 in
             // Most values (ids, names) need no escape: the member in one write.
-            guard !utf8.contains(where: JSONTextWriter.needsEscape) else { return false }
+            guard !JSONTextWriter.anyNeedsEscape(utf8) else { return false }
             let comma = takeComma()
             output.write(upTo: name.utf8CodeUnitCount + utf8.count + 6) { start in
                 let end = start + Self.writeKey(name, comma: comma, at: start)

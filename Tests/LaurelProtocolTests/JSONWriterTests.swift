@@ -26,6 +26,30 @@ import Testing
         #expect(json.bytes == Array(json.text.utf8))
     }
 
+    @Test func aByteToEscapeIsFoundWhereverItLies() {
+        // Strings are looked at eight bytes at a time: each byte that is escaped, and bytes either side of those
+        // ranges that are not, at every place of strings of 1 to 40 bytes (whole words, and a tail after them).
+        let plain = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCD")
+        let bytes: [(String, String)] = [
+            ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1F}", #"\u001f"#), ("\u{0}", #"\u0000"#), ("\u{1}", #"\u0001"#),
+            (" ", " "), ("!", "!"), ("#", "#"), ("[", "["), ("]", "]"), ("\u{7F}", "\u{7F}"), ("é", "é"), ("ÿ", "ÿ"),
+        ]
+        for length in 1...plain.count {
+            for place in 0..<length {
+                for (byte, written) in bytes {
+                    let before = String(plain[..<place]), after = String(plain[(place + 1)..<length])
+                    var json = JSONWriter()
+                    json.beginObject()
+                    json.field("k", before + byte + after)
+                    json.string(before + byte + after)
+                    json.endObject()
+                    let string = "\"" + before + written + after + "\""
+                    #expect(json.text == "{\"k\":" + string + "," + string + "}", "\(byte.unicodeScalars.first!.value) at \(place) of \(length)")
+                }
+            }
+        }
+    }
+
     @Test func aWriterContinuingABufferWritesAfterItsBytesAndHandsItBack() {
         // Room after the bytes (zeros here) is written over; the bytes before are left as they are.
         var json = JSONWriter(continuing: Array("ab".utf8) + [0, 0, 0], count: 2)

@@ -30,8 +30,7 @@ extension ChangeDecider {
         try trackSpeedWindows()
         var missing: Set<ProgressPiece> = []
         var neighbours: [LoggedFact] = []
-        if case .log(let activity, _, _, _) = new.content,
-           let widest = progress.achievements.speedWindows.filter({ $0.activity == activity }).map(\.minutes).max() {
+        if case .log(let activity, _, _, _) = new.content, let widest = widestSpeedWindow(of: activity) {
             if let loaded = pieces.neighbours[activity] {
                 neighbours = loaded
             } else {
@@ -39,8 +38,8 @@ extension ChangeDecider {
             }
         }
         // The fact's periods: their challenges may be completed by it, and a current one is chosen for it now.
-        let periods = catalog.offeredChallengePeriods.map { ChallengeBook.Period($0, containing: new.day) }
-        for period in periods { _ = challenges(of: period, missing: &missing) }
+        // (Made where they are used, not kept in an array: one allocation a LOG less.)
+        for kind in catalog.offeredChallengePeriods { _ = challenges(of: ChallengeBook.Period(kind, containing: new.day), missing: &missing) }
         if !missing.isEmpty { throw .needs(missing) }
 
         progress.allowance = allowance
@@ -60,8 +59,9 @@ extension ChangeDecider {
         // Chosen with the fact counted: a week's target chosen late is capped at what the week can still hold, and
         // the fact's own day is active by then. (What the choice reads of the history lies before the period, which
         // the fact is not.)
-        for period in periods where period == ChallengeBook.Period(period.kind, containing: today) {
-            chooseIfUnchosen(period)
+        for kind in catalog.offeredChallengePeriods {
+            let period = ChallengeBook.Period(kind, containing: new.day)
+            if period == ChallengeBook.Period(kind, containing: today) { chooseIfUnchosen(period) }
         }
         writes.fact = new
         writes.allowance = progress.allowance

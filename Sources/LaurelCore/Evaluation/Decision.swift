@@ -25,6 +25,9 @@ public struct Decision: Sendable {
     public var progress: UserProgress {
         _read { yield shared.progress }
     }
+
+    /// The figures after the change (``SharedProgress/figures``: no copy of the progress's bytes).
+    public var figures: ProgressFigures { shared.figures }
 }
 
 /// Something worth a push.

@@ -283,11 +283,12 @@ struct ChangeDecider {
     mutating func trackSpeedWindows() throws(Undecided) {
         trackCombos()
         let required = progress.achievements.speedWindows
+        // Nearly every decision: the windows tracked are the very set required (made the same below), which `==`
+        // tells from the storage alone, where the two subtractions hash every window.
+        if progress.accumulator.speedWindows == required { return }
         for window in progress.accumulator.speedWindows.subtracting(required) { progress.accumulator.untrack(window) }
-        let missing = required.subtracting(progress.accumulator.speedWindows)
-        guard !missing.isEmpty else { return }
         var wanted: Set<ProgressPiece> = []
-        for window in missing {
+        for window in required.subtracting(progress.accumulator.speedWindows) {
             if let logs = pieces.activityLogs[window.activity] {
                 progress.accumulator.track(window, logs: logs)
             } else {
@@ -295,13 +296,24 @@ struct ChangeDecider {
             }
         }
         if !wanted.isEmpty { throw .needs(wanted) }
+        progress.accumulator.speedWindows = required
+    }
+
+    /// The widest speed window the user's achievements have on `activity` (its new logs need their neighbours within
+    /// it), or nil.
+    func widestSpeedWindow(of activity: String) -> Int? {
+        var widest: Int?
+        for window in progress.achievements.speedWindows where window.activity == activity {
+            widest = max(widest ?? window.minutes, window.minutes)
+        }
+        return widest
     }
 
     /// Tracks the combos the user's achievements need (from the days already counted) and drops the others.
     mutating func trackCombos() {
         let required = progress.achievements.combos
         // Every decision passes here; most users have no combo at all.
-        guard !required.isEmpty || !progress.accumulator.trackedCombos.isEmpty else { return }
+        guard !required.isEmpty || !progress.accumulator.combos.isEmpty else { return }
         for parts in progress.accumulator.trackedCombos.subtracting(required) { progress.accumulator.untrack(combo: parts) }
         for parts in required { progress.accumulator.track(combo: parts) }
     }

@@ -20,6 +20,11 @@ public final class SharedProgress: @unchecked Sendable {
         _read { yield held.unsafelyUnwrapped }
     }
 
+    /// The progress's figures, read with no accessor of the whole progress: a `_read` coroutine yielding a value
+    /// this large allocates its frame and copies the value's bytes into it, at each read (an answer reads three
+    /// figures).
+    public var figures: ProgressFigures { held!.figures }
+
     /// Moves the progress out of `shared` when the caller's reference is the only one, leaving the object empty (not
     /// to be read again); nil (and nothing changed) when anyone else holds it. A decision then changes the tables in
     /// place, where a copy would retain every table and copy each one it changes.

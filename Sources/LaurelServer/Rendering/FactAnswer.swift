@@ -29,10 +29,11 @@ enum FactAnswer {
         // The decision's unlocks, in its events' order, as their pushes show them (written once for both).
         for push in pushes where push.kind == .unlock { json.raw(push.data) }
         json.endArray()
-        json.field("xp", decision.progress.figures.xp)
-        json.field("level", decision.progress.figures.level)
+        let figures = decision.figures
+        json.field("xp", figures.xp)
+        json.field("level", figures.level)
         json.key("streak")
-        StreakRendering.write(decision.progress.figures.shownStreak, into: &json)
+        StreakRendering.write(figures.shownStreak, into: &json)
         json.endObject()
         return json
     }

@@ -15,7 +15,7 @@ enum LogRequests {
     static func delete(_ request: IDRequest, in context: RequestContext) async throws -> RequestOutcome {
         let performed = try await context.write(.deleteLog(id: request.id), now: context.now)
         guard case .logDeleted(let log) = performed.decision.outcome else { throw ProtocolError.internal() }
-        let figures = performed.decision.progress.figures
+        let figures = performed.decision.figures
         var json = JSONWriter()
         json.beginObject()
         json.key("log")

@@ -64,7 +64,9 @@ public struct LatestDayScores: Sendable, Equatable {
     /// to it; a later day becomes the latest (the day it replaces moves to a row of its own, scores as they are);
     /// an earlier day (a backfill, a deletion) moves that day's row.
     public func moved(by changes: ScoreChanges, at decidedAt: Date) -> Rows {
-        guard let newest = changes.days.map(\.day).max() else { return Rows() }
+        // The newest day looked for in place (a LOG's one change): no array of the days made for it.
+        guard var newest = changes.days.first?.day else { return Rows() }
+        for change in changes.days where change.day > newest { newest = change.day }
         var rows = Rows()
         var latest = self
         if let day, newest > day {

@@ -22,12 +22,12 @@ public struct Decision: Sendable {
     public var decidedAt: Date
 
     /// The progress after the change, read in place.
-    public var progress: UserProgress {
+    @inlinable public var progress: UserProgress {
         _read { yield shared.progress }
     }
 
-    /// The figures after the change (``SharedProgress/figures``: no copy of the progress's bytes).
-    public var figures: ProgressFigures { shared.figures }
+    /// The figures after the change.
+    @inlinable public var figures: ProgressFigures { shared.figures }
 }
 
 /// Something worth a push.

@@ -8,22 +8,22 @@
 public final class SharedProgress: @unchecked Sendable {
     /// Nil once taken: nothing is left in its place (putting even an empty progress there retains as many objects as
     /// a copy does, and its release as many again).
-    private var held: UserProgress?
+    @usableFromInline internal var held: UserProgress?
 
     /// Takes `progress` over (an initializer owns its arguments: nothing is copied when the caller lets go of it).
     public init(_ progress: consuming UserProgress) {
         held = progress
     }
 
-    /// The progress, read in place; not to be read once taken.
-    public var progress: UserProgress {
+    /// The progress, read in place; not to be read once taken. Inlined into the reading module: called, a `_read`
+    /// coroutine yielding a value this large allocates its frame and copies the value's bytes into it at each read;
+    /// inlined, the reader takes what it reads from the object itself.
+    @inlinable public var progress: UserProgress {
         _read { yield held.unsafelyUnwrapped }
     }
 
-    /// The progress's figures, read with no accessor of the whole progress: a `_read` coroutine yielding a value
-    /// this large allocates its frame and copies the value's bytes into it, at each read (an answer reads three
-    /// figures).
-    public var figures: ProgressFigures { held!.figures }
+    /// The progress's figures.
+    @inlinable public var figures: ProgressFigures { held.unsafelyUnwrapped.figures }
 
     /// Moves the progress out of `shared` when the caller's reference is the only one, leaving the object empty (not
     /// to be read again); nil (and nothing changed) when anyone else holds it. A decision then changes the tables in

@@ -78,7 +78,7 @@ public struct ScoreChanges: Sendable, Equatable {
     /// one.)
     /// - Parameter builtInActivities: the catalog's activity ids; only these have `activity` boards.
     public init(
-        of writes: borrowing ProgressWrites, outcome: ChangeOutcome, after: borrowing UserProgress, decidedAt: Date,
+        of writes: borrowing ProgressWrites, outcome: borrowing ChangeOutcome, after: borrowing UserProgress, decidedAt: Date,
         before: borrowing Baseline, builtInActivities: Set<String>
     ) {
         // Room for a LOG's three at once, not grown one append at a time.
@@ -87,22 +87,23 @@ public struct ScoreChanges: Sendable, Equatable {
         // Read in place, not bound to locals: a copy of a progress or an accumulator retains every table in it.
         // A new log or lesson counts on its stored day, the day's first fact making it active; a deleted log is taken
         // off by comparing the day's figures before and after (a day can stay active through another fact).
-        if let fact = writes.fact {
-            switch fact.content {
-            case .log(let activity, let amount, _, _):
+        // The fact's day and content read where they are (a bound copy of the fact retained its strings).
+        if let day = writes.fact?.day {
+            switch writes.fact?.content {
+            case .log(let activity, let amount, _, _)?:
                 let firstOfDay = !before.factDayWasActive
-                add(.logs, on: fact.day, 1)
-                add(.xp, on: fact.day, ExperienceFormula.perLog + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
-                if builtInActivities.contains(activity) { add(.activity(activity), on: fact.day, amount) }
-            case .lesson:
+                add(.logs, on: day, 1)
+                add(.xp, on: day, ExperienceFormula.perLog + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
+                if builtInActivities.contains(activity) { add(.activity(activity), on: day, amount) }
+            case .lesson?:
                 let firstOfDay = !before.factDayWasActive
                 let counted = after.accumulator.distinctLessons > before.distinctLessons
-                add(.xp, on: fact.day, (counted ? ExperienceFormula.perLesson : 0) + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
-            case .event, .reminder:
+                add(.xp, on: day, (counted ? ExperienceFormula.perLesson : 0) + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
+            case .event?, .reminder?, nil:
                 break
             }
         }
-        if case .logDeleted(let log) = outcome, let deleted = before.deletedLogDay {
+        if let deleted = before.deletedLogDay, case .logDeleted(let log) = copy outcome {
             let (old, new) = (deleted.figures, after.accumulator.figures(on: log.day))
             add(.logs, on: log.day, new.logs - old.logs)
             let activeChange = (new.isActive ? 1 : 0) - (old.isActive ? 1 : 0)

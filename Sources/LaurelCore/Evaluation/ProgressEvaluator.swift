@@ -223,7 +223,7 @@ struct ChangeDecider {
         let reachable = { (period: ChallengeBook.Period) in
             factDay.map { period.days.contains($0) || period.days.contains(today) } ?? true
         }
-        guard progress.challenges.containsOpen(in: reachable, where: { ChallengeProgress.isReached($0, in: progress.accumulator) }) else { return }
+        guard progress.challenges.containsOpen(in: reachable, where: { ChallengeProgress.isReached(at: $0, in: progress.accumulator) }) else { return }
         for choice in progress.challenges.open(in: reachable) where ChallengeProgress.isReached(choice, in: progress.accumulator) {
             progress.challenges.complete(choice, at: now)
             progress.figures.challengeXP += choice.xp

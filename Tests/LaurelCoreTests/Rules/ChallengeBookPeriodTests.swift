@@ -60,8 +60,8 @@ import Testing
         #expect(book.challenges(of: days[1])?.map { $0.completedAt != nil } == [false, true])
         #expect(book.challenges(of: days[0])?.allSatisfy { $0.completedAt == nil } == true)
         #expect(book.open().count == 7, "two days and the week with two each, one of them completed; day 3 holds none")
-        #expect(book.containsOpen(in: { $0 == days[1] }) { $0.slot == 0 })
-        #expect(!book.containsOpen(in: { $0 == days[1] }) { $0.slot == 1 }, "the completed one is not open")
+        #expect(book.containsOpen(in: { $0 == days[1] }) { $0.pointee.slot == 0 })
+        #expect(!book.containsOpen(in: { $0 == days[1] }) { $0.pointee.slot == 1 }, "the completed one is not open")
 
         book.forget(endingBefore: days[2].start)
         #expect(book.knownPeriods == [week, days[3], days[4]])

@@ -95,7 +95,7 @@ public struct ChallengeBook: Sendable, Equatable {
 
     /// Whether a challenge of the periods `included` accepts that is not completed meets `condition`, looked at in
     /// place: every decision asks, and nearly always none does.
-    public func containsOpen(in included: (Period) -> Bool = { _ in true }, where condition: (ChallengeChoice) -> Bool) -> Bool {
+    public func containsOpen(in included: (Period) -> Bool = { _ in true }, where condition: (UnsafePointer<ChallengeChoice>) -> Bool) -> Bool {
         // Through the elements' addresses: a look at an element copied the challenge (its strings retained and
         // released, shared with every user's copy of the catalog's titles) on every decision, through the array's
         // subscript and through iterating its buffer alike.
@@ -106,12 +106,20 @@ public struct ChallengeBook: Sendable, Equatable {
                 return (firstEntry + place).pointee.stored.withUnsafeBufferPointer { challenges in
                     guard let first = challenges.baseAddress else { return false }
                     return (0..<challenges.count).contains { index in
-                        (first + index).pointee.completedAt == nil && condition((first + index).pointee.choice)
+                        (first + index).pointee.completedAt == nil && condition(Self.choice(at: first + index))
                     }
                 }
             }
         }
     }
+
+    /// The address of the choice of the held challenge at `stored`: the condition reads what it needs of it there
+    /// (passed as a value, the choice was copied at each look, its title and activity retained and released).
+    private static func choice(at stored: UnsafePointer<StoredChallenge>) -> UnsafePointer<ChallengeChoice> {
+        (UnsafeRawPointer(stored) + choiceOffset).assumingMemoryBound(to: ChallengeChoice.self)
+    }
+
+    private static let choiceOffset = MemoryLayout<StoredChallenge>.offset(of: \StoredChallenge.choice)!
 
     /// Marks a held challenge completed at `at`.
     public mutating func complete(_ choice: ChallengeChoice, at: Date) {

@@ -12,7 +12,13 @@ public enum ChallengeProgress {
         count(challenge, in: accumulator) >= challenge.target
     }
 
-    private static func count(_ challenge: ChallengeChoice, in accumulator: ProgressAccumulator) -> Int {
+    /// The same, for the choice at `challenge` (``ChallengeBook/containsOpen(in:where:)``), read in place.
+    public static func isReached(at challenge: UnsafePointer<ChallengeChoice>, in accumulator: ProgressAccumulator) -> Bool {
+        count(challenge.pointee, in: accumulator) >= challenge.pointee.target
+    }
+
+    @inline(__always)
+    private static func count(_ challenge: borrowing ChallengeChoice, in accumulator: ProgressAccumulator) -> Int {
         let period = challenge.days
         // Walked without an array: every decision counts every open challenge.
         let days = (period.lowerBound.daysSince1970...period.upperBound.daysSince1970).lazy.map(LocalDay.init(daysSince1970:))

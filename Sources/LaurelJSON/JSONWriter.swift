@@ -221,8 +221,27 @@ public struct JSONWriter: Sendable {
     }
 
     public mutating func field(_ name: StaticString, _ value: Bool) {
-        key(name)
-        bool(value)
+        let comma = takeComma()
+        // The member in one write: an answer has a few (`duplicate`, a streak's `atRisk`).
+        output.write(upTo: name.utf8CodeUnitCount + 4 + 5) { start in
+            let end = start + Self.writeKey(name, comma: comma, at: start)
+            let literal: StaticString = value ? "true" : "false"
+            literal.withUTF8Buffer { end.update(from: $0.baseAddress!, count: $0.count) }
+            return end - start + literal.utf8CodeUnitCount
+        }
+    }
+
+    /// A member whose value is a string of `count` bytes that `body` writes in place, none of which needs escaping
+    /// (a day, a time written digit by digit): the member in one write, no `String` made for the value.
+    public mutating func field(_ name: StaticString, ascii count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        let comma = takeComma()
+        output.write(upTo: name.utf8CodeUnitCount + 4 + count + 2) { start in
+            let end = start + Self.writeKey(name, comma: comma, at: start)
+            end.initialize(to: UInt8(ascii: "\""))
+            body(UnsafeMutableBufferPointer(start: end + 1, count: count))
+            end[count + 1] = UInt8(ascii: "\"")
+            return end - start + count + 2
+        }
     }
 
     /// A member only when there is a value (absent, not `null`, otherwise).

@@ -212,9 +212,12 @@ import Testing
         json.day(day)
         json.day(day)
         json.endArray()
+        // A member after others (its comma written with it), and a literal one.
+        json.field("again", day)
+        json.field("on", true)
         json.endObject()
         let text = JSONValue.string(day.description).serialized()
-        #expect(json.text == #"{"day":"# + text + #","days":["# + text + "," + text + "]}")
+        #expect(json.text == #"{"day":"# + text + #","days":["# + text + "," + text + #"],"again":"# + text + #","on":true}"#)
     }
 
     private static let names: [(StaticString, String)] = [

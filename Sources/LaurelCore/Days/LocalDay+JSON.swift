@@ -10,8 +10,12 @@ extension JSONWriter {
     }
 
     public mutating func field(_ name: StaticString, _ day: LocalDay) {
-        key(name)
-        self.day(day)
+        let date = day.components
+        guard LocalDay.hasFourDigitYear(date) else {
+            key(name)
+            return string(day.description)
+        }
+        field(name, ascii: 10) { LocalDay.writeDescription(of: date, into: $0, at: 0) }
     }
 
     /// A member only when there is a day (absent, not `null`, otherwise).

@@ -12,8 +12,12 @@ extension JSONWriter {
     }
 
     public mutating func field(_ name: StaticString, timestamp moment: Date) {
-        key(name)
-        timestamp(moment)
+        let parts = Timestamp.UTCParts(moment)
+        guard let length = parts.writtenLength else {
+            key(name)
+            return string(parts.slowText)
+        }
+        field(name, ascii: length) { parts.write(into: $0) }
     }
 
     /// A member only when there is a moment (absent, not `null`, otherwise).

@@ -87,19 +87,18 @@ public struct ScoreChanges: Sendable, Equatable {
         // Read in place, not bound to locals: a copy of a progress or an accumulator retains every table in it.
         // A new log or lesson counts on its stored day, the day's first fact making it active; a deleted log is taken
         // off by comparing the day's figures before and after (a day can stay active through another fact).
-        // The fact's day and content read where they are (a bound copy of the fact retained its strings).
-        if let day = writes.fact?.day {
-            switch writes.fact?.content {
-            case .log(let activity, let amount, _, _)?:
+        if let fact = writes.fact {
+            switch fact.content {
+            case .log(let activity, let amount, _, _):
                 let firstOfDay = !before.factDayWasActive
-                add(.logs, on: day, 1)
-                add(.xp, on: day, ExperienceFormula.perLog + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
-                if builtInActivities.contains(activity) { add(.activity(activity), on: day, amount) }
-            case .lesson?:
+                add(.logs, on: fact.day, 1)
+                add(.xp, on: fact.day, ExperienceFormula.perLog + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
+                if builtInActivities.contains(activity) { add(.activity(activity), on: fact.day, amount) }
+            case .lesson:
                 let firstOfDay = !before.factDayWasActive
                 let counted = after.accumulator.distinctLessons > before.distinctLessons
-                add(.xp, on: day, (counted ? ExperienceFormula.perLesson : 0) + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
-            case .event?, .reminder?, nil:
+                add(.xp, on: fact.day, (counted ? ExperienceFormula.perLesson : 0) + (firstOfDay ? ExperienceFormula.perActiveDay : 0))
+            case .event, .reminder:
                 break
             }
         }

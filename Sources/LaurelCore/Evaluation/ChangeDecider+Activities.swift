@@ -64,7 +64,7 @@ extension ChangeDecider {
         return changed
     }
 
-    private func requireRoomForActivity() throws(Undecided) {
+    private mutating func requireRoomForActivity() throws(Undecided) {
         let limit = rules.limits.customActivities
         if progress.customActivities.count(where: { !$0.deleted }) >= limit { throw .refused(.tooLarge(limit: limit, message: "at most \(limit) custom activities")) }
     }

@@ -71,7 +71,7 @@ extension ChangeDecider {
 
     /// The new fact as it will be stored, or why it is refused: `at` within the window, the allowance not spent,
     /// the activity live.
-    private func admit(_ fact: ReportedFact, at: Date, spending allowance: inout LogAllowance) throws(Refusal) -> NewFact {
+    private mutating func admit(_ fact: ReportedFact, at: Date, spending allowance: inout LogAllowance) throws(Refusal) -> NewFact {
         switch rules.logTimes.problem(with: at, now: now) {
         case .inFuture?: throw .invalidArgument(field: "at", message: "at is more than 5 minutes in the future")
         case .beforeBackfillWindow?: throw .invalidArgument(field: "at", message: "at is older than the backfill window")

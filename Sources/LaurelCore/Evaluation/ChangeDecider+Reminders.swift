@@ -8,7 +8,7 @@ extension ChangeDecider {
     static let remindersPerDay = 48
 
     /// A reminder reported again: answered with its state now.
-    func replayReminder(id: String) throws(Undecided) -> ChangeOutcome {
+    mutating func replayReminder(id: String) throws(Undecided) -> ChangeOutcome {
         guard let reminder = progress.accumulator.reminders.reminder(id: id) else {
             throw .refused(.conflict("reminder \"\(id)\" is not held"))
         }
@@ -35,7 +35,7 @@ extension ChangeDecider {
     }
 
     /// The window of a reminder on `day`, or why it is refused (the day's reminders are all reported).
-    func reminderWindow(on day: LocalDay) throws(Refusal) -> Int {
+    mutating func reminderWindow(on day: LocalDay) throws(Refusal) -> Int {
         guard progress.accumulator.reminders.count(on: day) < Self.remindersPerDay else {
             throw .invalidArgument(field: "at", message: "at most \(Self.remindersPerDay) reminders a day")
         }

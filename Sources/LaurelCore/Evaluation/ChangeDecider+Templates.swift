@@ -24,7 +24,7 @@ extension ChangeDecider {
     }
 
     /// New templates fit the user's limit, and an install is not of a listing the user holds a copy of.
-    private func requireRoom(for count: Int, installing listing: String?) throws(Undecided) {
+    private mutating func requireRoom(for count: Int, installing listing: String?) throws(Undecided) {
         if let listing, progress.templates.contains(where: { $0.listingID == listing }) {
             throw .refused(.conflict("you hold a copy of this listing already"))
         }

@@ -11,15 +11,36 @@ public enum Evaluation: Sendable {
 
 /// A decided change: the user's progress after it, what to store (in one commit, at the version the progress
 /// was at), what to push, and what the verb answers about.
-public struct Decision: Sendable {
+///
+/// A reference: a decision is handed from the evaluator through the write's route to the answer, across the
+/// route's suspensions; as a value of some 620 bytes (most of them its writes) it was moved byte for byte about
+/// ten times a LOG, into and out of the task's frames. Everything but the writes is a `let`, read in place; the
+/// writes are taken once, by the route that commits them (``takeWrites()``), before the decision is shared, which
+/// is why the class may be `Sendable` with that one `var`.
+public final class Decision: @unchecked Sendable {
     /// The progress after the change, as the session keeps it.
     public let shared: SharedProgress
-    public var writes: ProgressWrites
+    /// What to store; empty once taken for the commit.
+    public private(set) var writes: ProgressWrites
     /// In push order: unlocks, completed challenges, the level, the streak.
-    public var events: [ProgressEvent]
-    public var outcome: ChangeOutcome
+    public let events: [ProgressEvent]
+    public let outcome: ChangeOutcome
     /// The moment the change was decided: the time of its unlocks and completions.
-    public var decidedAt: Date
+    public let decidedAt: Date
+
+    init(shared: SharedProgress, writes: consuming ProgressWrites, events: [ProgressEvent], outcome: ChangeOutcome, decidedAt: Date) {
+        self.shared = shared
+        self.writes = writes
+        self.events = events
+        self.outcome = outcome
+        self.decidedAt = decidedAt
+    }
+
+    /// The writes, moved out for the commit (the decision keeps none): only the route that made the decision, and
+    /// before it hands the decision on.
+    public func takeWrites() -> ProgressWrites {
+        exchange(&writes, with: ProgressWrites())
+    }
 
     /// The progress after the change, read in place.
     @inlinable public var progress: UserProgress {

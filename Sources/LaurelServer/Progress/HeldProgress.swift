@@ -139,18 +139,18 @@ final class HeldProgress: Sendable {
         }
     }
 
-    /// Lets go of `progress` (what is held, as the caller read it) and moves the progress out of it for a decision
-    /// that changes it in place (``SessionProgress/takeProgress(from:)``). Nil when something else is held, or when
-    /// anyone else holds it too (a read answering from it): it is held again then, and nothing has changed. Until the
-    /// decision is kept, nothing is held, and whoever reads the user meanwhile reads the store.
-    func take(_ progress: inout SessionProgress) -> UserProgress? {
+    /// Lets go of `progress` (what is held, as the caller read it) and moves the progress's object out of it for a
+    /// decision that changes it in place (``SessionProgress/takeShared(from:)``). Nil when something else is held, or
+    /// when anyone else holds it too (a read answering from it): it is held again then, and nothing has changed. Until
+    /// the decision is kept, nothing is held, and whoever reads the user meanwhile reads the store.
+    func take(_ progress: inout SessionProgress) -> SharedProgress? {
         var letGo: SessionProgress? = held.withLock { held in
             guard held.progress === progress else { return nil }
             return held.progress.take()
         }
         guard letGo != nil else { return nil }
         letGo = nil
-        if let taken = SessionProgress.takeProgress(from: &progress) { return taken }
+        if let taken = SessionProgress.takeShared(from: &progress) { return taken }
         keep(progress)
         return nil
     }

@@ -8,11 +8,14 @@ import LaurelStore
 ///
 /// An object that never changes while others hold it, held by the session and handed to each request as one
 /// reference: every LOG starts from it, and a copy of a progress would retain every table in it (a change makes a new
-/// one). The one change, ``takeProgress(from:)``, moves the progress out through a reference held alone (which is why
+/// one). The one change, ``takeShared(from:)``, moves the progress out through a reference held alone (which is why
 /// the class may be `Sendable` with a stored `var`).
 final class SessionProgress: @unchecked Sendable {
-    /// The progress, as the decisions that start from it and the one that made it hand it on (without a copy).
-    private(set) var shared: SharedProgress
+    /// The progress, as the decisions that start from it and the one that made it hand it on (without a copy); nil
+    /// once taken for a decision in place. (Spelled out: `SharedProgress?` would start as nil and be assigned over.)
+    private var held: Optional<SharedProgress>
+    /// The progress's object; not to be read once taken.
+    var shared: SharedProgress { held.unsafelyUnwrapped }
     let position: StoredPosition
     /// The version of the snapshot the store keeps for the user, as far as the session knows.
     let snapshotVersion: Int64
@@ -31,7 +34,7 @@ final class SessionProgress: @unchecked Sendable {
     static let snapshotInterval: Int64 = 1000
 
     init(shared: SharedProgress, position: StoredPosition, snapshotVersion: Int64, latestScores: LatestDayScores) {
-        self.shared = shared
+        self.held = shared
         self.position = position
         self.snapshotVersion = snapshotVersion
         self.latestScores = latestScores
@@ -85,7 +88,7 @@ final class SessionProgress: @unchecked Sendable {
             progress.weekStandings = WeekStandings(
                 weeks: weeks, boards: boards, standings: try reader.weekStandings(weeks: weeks, boards: boards), readAt: now)
         }
-        shared = SharedProgress(progress)
+        held = SharedProgress(progress)
         position = StoredPosition(version: standing.version, lastSeq: standing.lastSeq, seqs: seqs)
         self.snapshotVersion = snapshotVersion
         latestScores = standing.latestScores
@@ -142,12 +145,17 @@ final class SessionProgress: @unchecked Sendable {
         SessionProgress(shared: shared, position: position, snapshotVersion: snapshotVersion, latestScores: latestScores)
     }
 
-    /// Moves the progress out of `held` for a decision that changes it in place, when the caller's reference is the
-    /// only one to it and to its progress; nil (nothing changed) otherwise. What is left holds no progress: only its
+    /// Moves the progress's object out of `session` for a decision that changes it in place
+    /// (``ProgressEvaluator/evaluate(_:inPlace:with:now:)``), when the caller's reference is the only one to the
+    /// session's progress and to its object; nil (nothing changed) otherwise. What is left holds no progress: only its
     /// position is to be read.
-    static func takeProgress(from held: inout SessionProgress) -> UserProgress? {
-        guard isKnownUniquelyReferenced(&held) else { return nil }
-        return SharedProgress.take(from: &held.shared)
+    static func takeShared(from session: inout SessionProgress) -> SharedProgress? {
+        guard isKnownUniquelyReferenced(&session), var shared = session.held.take() else { return nil }
+        guard isKnownUniquelyReferenced(&shared) else {
+            session.held = shared
+            return nil
+        }
+        return shared
     }
 
     /// The same, knowing that the store keeps a snapshot of `snapshotVersion`.

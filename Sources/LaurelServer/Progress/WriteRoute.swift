@@ -18,7 +18,7 @@ struct WriteRoute {
     /// What a write came to once committed, or decided to store nothing.
     struct Performed: Sendable {
         /// The decision; when it stored anything, its writes went to the commit, and `writes` is empty here.
-        var decision: Decision
+        let decision: Decision
         /// Whether the decision stored anything (asked of the writes once: reading them from here copied them).
         var stored: Bool
         /// The pushes it stored, with their seqs.
@@ -76,23 +76,24 @@ struct WriteRoute {
                 }
             case .refused(let refusal):
                 throw ProtocolError(refusal)
-            case .decided(var decision):
+            case .decided(let decision):
                 // The pushes before the answer: an answer shows the unlocks their UNLOCK pushes carry, written once.
                 let pushes = PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity)
                 let rendered = answer(decision, pushes)
-                guard !decision.writes.isEmpty else {
+                // The writes go to the commit, not a copy of them; what follows reads them there.
+                let writes = decision.takeWrites()
+                guard !writes.isEmpty else {
                     // Nothing to store (a retry answered as stored): a progress taken is held again as it was decided.
                     if taken { context.session.progress.keep(held.with(decision.shared)) }
-                    return Performed(decision: consume decision, stored: false, pushes: [], answer: rendered)
+                    return Performed(decision: decision, stored: false, pushes: [], answer: rendered)
                 }
                 let othersMayHold = context.services.othersMayHoldSessions
                 let announces = context.session.progress.beginCommit(from: held.version, othersMayHold: othersMayHold)
                 defer { context.session.progress.endCommit() }
-                let snapshot = decision.writes.rebuilt ? ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil
+                let snapshot = writes.rebuilt ? ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil
                 let (decidedAt, shared) = (decision.decidedAt, decision.shared)
-                // The writes go to the commit, not a copy of them; what follows reads them there.
                 let commit = UserCommit(
-                    user: context.user.id, expectedVersion: held.version, writes: exchange(&decision.writes, with: ProgressWrites()),
+                    user: context.user.id, expectedVersion: held.version, writes: consume writes,
                     decidedAt: decidedAt, pushes: pushes, answer: rendered, snapshot: snapshot, scoresBefore: held.latestScores,
                     // A user another instance writes too: that instance adds what this write changes instead of
                     // reading it.
@@ -105,7 +106,7 @@ struct WriteRoute {
                 switch try await commitOrCompare(commit, via: access) {
                 case .committed(let version, let lastSeq, let factSeq, let pushes):
                     keep(decision, writes: commit.writes, after: held, scores: commit.scoreRows, version: version, lastSeq: lastSeq, factSeq: factSeq)
-                    return Performed(decision: consume decision, stored: true, pushes: pushes, answer: rendered)
+                    return Performed(decision: decision, stored: true, pushes: pushes, answer: rendered)
                 case .stale:
                     context.session.progress.markBehind()
                     return nil
@@ -132,20 +133,19 @@ struct WriteRoute {
 
     /// Evaluates `change` against `held`: in place when `inPlace` and the session's progress is held by nobody else
     /// (``HeldProgress/take(_:)``; `taken` is then true), on a copy otherwise. A progress taken and not decided is
-    /// handed back to the session at once; a decided one goes with its decision, and the session holds nothing until
+    /// held by the session again at once; a decided one goes with its decision, and the session holds nothing until
     /// the decision is kept (a failed commit leaves the user to be read again).
     private func evaluate(
         _ change: UserChange, on held: inout SessionProgress, with pieces: LoadedPieces, inPlace: Bool, by evaluator: ProgressEvaluator,
         now: Date
     ) -> (Evaluation, taken: Bool) {
-        guard inPlace, let progress = context.session.progress.take(&held) else {
+        guard inPlace, var home = context.session.progress.take(&held) else {
             return (evaluator.evaluate(change, on: held.shared, with: pieces, now: now), false)
         }
-        let (evaluation, handedBack) = evaluator.evaluate(change, taking: consume progress, with: pieces, now: now)
-        if let handedBack {
-            held = held.with(handedBack)
-            context.session.progress.keep(held)
-        }
+        let evaluation = evaluator.evaluate(change, inPlace: &home, with: pieces, now: now)
+        if case .decided = evaluation { return (evaluation, true) }
+        held = held.with(home)
+        context.session.progress.keep(held)
         return (evaluation, true)
     }
 

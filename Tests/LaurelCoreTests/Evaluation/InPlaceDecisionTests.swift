@@ -2,7 +2,7 @@ import Foundation
 import LaurelCore
 import Testing
 
-/// A reported fact is decided on the session's progress itself (``ProgressEvaluator/evaluate(_:changing:with:now:)``),
+/// A reported fact is decided on the session's progress itself (``ProgressEvaluator/evaluate(_:inPlace:with:now:)``),
 /// not on a copy: it must come to what a decision on a copy does, and a decision that is not made (pieces needed
 /// first, or refused) must hand back a progress that the next decision can start from as if nothing had been tried —
 /// above all, the log allowance spent once.
@@ -81,6 +81,36 @@ import Testing
         #expect(changed.progress.allowance == copied.progress.allowance)
         #expect(changed.progress.accumulator == copied.progress.accumulator)
         #expect(changed.writes.scores == copied.writes.scores)
+    }
+
+    @Test func aDecisionInPlaceLeavesTheProgressInTheObjectItCameFrom() throws {
+        var user = EvaluatedUser(catalog: try ShippedCatalogFiles.standfit(), now: Self.now, limits: UserLimits(logsPerSecond: 1, logBurst: 2))
+        try user.log("pushups", 10)
+        var home = SharedProgress(user.progress)
+        let first = ReportedFact(.log(activity: "pushups", amount: 10, note: nil), id: "second", at: Self.now)
+        guard case .decided(let decision) = user.evaluator.evaluate(.report(first), inPlace: &home, now: Self.now) else {
+            Issue.record("not decided")
+            return
+        }
+        #expect(decision.shared === home, "decided, the object the progress came from is the decision's")
+        #expect(home.progress.accumulator.totalLogs == 2)
+        let writes = decision.takeWrites()
+        #expect(writes.fact?.id == "second")
+        #expect(decision.writes.isEmpty, "the writes are taken once, for the commit")
+
+        // The allowance (two at once) is spent: the next fact is refused, and the progress is back where it was.
+        var next = SharedProgress(decision.progress)
+        let allowance = next.progress.allowance
+        var pieces = LoadedPieces()
+        pieces.storedFacts[.init(.log, "third")] = .some(nil)
+        let third = ReportedFact(.log(activity: "pushups", amount: 10, note: nil), id: "third", at: Self.now)
+        guard case .refused(.rateLimited) = user.evaluator.evaluate(.report(third), inPlace: &next, with: pieces, now: Self.now) else {
+            Issue.record("not refused for the allowance")
+            return
+        }
+        #expect(next.progress.allowance == allowance, "a refused fact spends nothing")
+        #expect(next.progress.accumulator.totalLogs == 2)
+        #expect(SharedProgress.take(from: &next)?.accumulator.totalLogs == 2, "the object holds the progress again, held alone")
     }
 
     @Test func aProgressHeldElsewhereIsNotTaken() throws {

@@ -36,6 +36,10 @@ public final class Decision: @unchecked Sendable {
         self.decidedAt = decidedAt
     }
 
+    /// Whether the decision stores nothing (its writes read where they are: asked from another module of a copy,
+    /// every table in them was retained).
+    public var storesNothing: Bool { writes.isEmpty }
+
     /// The writes, moved out for the commit (the decision keeps none): only the route that made the decision, and
     /// before it hands the decision on.
     public func takeWrites() -> ProgressWrites {

@@ -80,9 +80,7 @@ struct WriteRoute {
                 // The pushes before the answer: an answer shows the unlocks their UNLOCK pushes carry, written once.
                 let pushes = PushRendering.drafts(for: decision, rules: context.services.rules, rarity: context.services.rarity)
                 let rendered = answer(decision, pushes)
-                // The writes go to the commit, not a copy of them; what follows reads them there.
-                let writes = decision.takeWrites()
-                guard !writes.isEmpty else {
+                guard !decision.storesNothing else {
                     // Nothing to store (a retry answered as stored): a progress taken is held again as it was decided.
                     if taken { context.session.progress.keep(held.with(decision.shared)) }
                     return Performed(decision: decision, stored: false, pushes: [], answer: rendered)
@@ -90,10 +88,12 @@ struct WriteRoute {
                 let othersMayHold = context.services.othersMayHoldSessions
                 let announces = context.session.progress.beginCommit(from: held.version, othersMayHold: othersMayHold)
                 defer { context.session.progress.endCommit() }
-                let snapshot = writes.rebuilt ? ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil
+                let snapshot = decision.writes.rebuilt ? ProgressSnapshot.encodedState(of: decision.progress.accumulator) : nil
                 let (decidedAt, shared) = (decision.decidedAt, decision.shared)
                 let commit = UserCommit(
-                    user: context.user.id, expectedVersion: held.version, writes: consume writes,
+                    // The writes go to the commit, not a copy of them (nor through a local of this task's frame);
+                    // what follows reads them there.
+                    user: context.user.id, expectedVersion: held.version, writes: decision.takeWrites(),
                     decidedAt: decidedAt, pushes: pushes, answer: rendered, snapshot: snapshot, scoresBefore: held.latestScores,
                     // A user another instance writes too: that instance adds what this write changes instead of
                     // reading it.

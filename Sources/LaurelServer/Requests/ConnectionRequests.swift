@@ -66,7 +66,7 @@ enum ConnectionRequests {
             let evaluator = ProgressEvaluator(rules: services.rules, user: user.id)
             var caughtUpAlready = true
             if case .decided(let decision) = evaluator.evaluate(.catchUp, on: held.shared, now: now) {
-                caughtUpAlready = decision.writes.isEmpty
+                caughtUpAlready = decision.storesNothing
             }
             let resumes = auth.resumeAfter != nil
             replay = { [lastSeq, missed, caughtUpAlready] in

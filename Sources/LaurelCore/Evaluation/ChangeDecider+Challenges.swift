@@ -8,7 +8,7 @@ extension ChangeDecider {
     mutating func chooseChallenges() throws(Undecided) -> ChangeOutcome {
         var missing: Set<ProgressPiece> = []
         let periods = catalog.offeredChallengePeriods.map { ChallengeBook.Period($0, containing: today) }
-        for period in periods { _ = challenges(of: period, missing: &missing) }
+        for period in periods { noteUnknownChallenges(of: period, missing: &missing) }
         if !missing.isEmpty { throw .needs(missing) }
         for period in periods { chooseIfUnchosen(period) }
         try trackSpeedWindows()
@@ -19,7 +19,7 @@ extension ChangeDecider {
     /// Chooses the challenges of a current period that has none stored, from the history before it, the local hour
     /// now and the streak before today; the choice is stored with the change.
     mutating func chooseIfUnchosen(_ period: ChallengeBook.Period) {
-        guard progress.challenges.challenges(of: period)?.isEmpty == true, catalog.offersChallenges(of: period.kind) else { return }
+        guard progress.challenges.knowsNone(of: period), catalog.offersChallenges(of: period.kind) else { return }
         let streak = progress.accumulator.streak(today: today, settings: progress.settingsHistory)
         let choices = ChallengeSelection.choose(
             period.kind, user: evaluator.user, today: today, localHour: localNow.hour,

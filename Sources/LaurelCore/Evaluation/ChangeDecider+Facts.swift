@@ -39,7 +39,7 @@ extension ChangeDecider {
         }
         // The fact's periods: their challenges may be completed by it, and a current one is chosen for it now.
         // (Made where they are used, not kept in an array: one allocation a LOG less.)
-        for kind in catalog.offeredChallengePeriods { _ = challenges(of: ChallengeBook.Period(kind, containing: new.day), missing: &missing) }
+        for kind in catalog.offeredChallengePeriods { noteUnknownChallenges(of: ChallengeBook.Period(kind, containing: new.day), missing: &missing) }
         if !missing.isEmpty { throw .needs(missing) }
 
         progress.allowance = allowance

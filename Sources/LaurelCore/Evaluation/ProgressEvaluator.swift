@@ -293,22 +293,21 @@ struct ChangeDecider {
         throw .needs([.weekStandings(weeks: weeks, boards: boards)])
     }
 
-    /// The stored challenges of `period`, or the pieces to read when the progress does not know them: for a past
+    /// Notes the pieces to read when the progress does not know the stored challenges of `period`: for a past
     /// period, every period of the backfill window the progress does not know, read at once. A backfill seldom comes
     /// alone: an app that was offline sends what it logged over days when it reconnects, and each of those days had
     /// been a read of its own, waited for in the user's turn.
-    mutating func challenges(of period: ChallengeBook.Period, missing: inout Set<ProgressPiece>) -> [StoredChallenge]? {
-        if let known = progress.challenges.challenges(of: period) { return known }
+    mutating func noteUnknownChallenges(of period: ChallengeBook.Period, missing: inout Set<ProgressPiece>) {
+        guard !progress.challenges.knows(period) else { return }
         missing.insert(.challenges(period))
-        guard period.days.upperBound < today else { return nil }
+        guard period.days.upperBound < today else { return }
         for kind in catalog.offeredChallengePeriods {
             var other = ChallengeBook.Period(kind, containing: earliestReachableDay)
             while other.start <= today {
-                if progress.challenges.challenges(of: other) == nil { missing.insert(.challenges(other)) }
+                if !progress.challenges.knows(other) { missing.insert(.challenges(other)) }
                 other = ChallengeBook.Period(kind, start: other.days.upperBound.adding(days: 1))
             }
         }
-        return nil
     }
 
     /// Tracks the speed windows the user's achievements need and drops the others; a window tracked from scratch

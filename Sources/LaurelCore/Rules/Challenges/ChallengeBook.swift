@@ -71,6 +71,18 @@ public struct ChallengeBook: Sendable, Equatable {
         place(of: period).map { entries[$0].stored }
     }
 
+    /// Whether the book knows what the store holds for `period` (asked for without the challenges themselves: handed
+    /// out, the user's array of them was retained and released at each look, twice a LOG).
+    public func knows(_ period: Period) -> Bool {
+        place(of: period) != nil
+    }
+
+    /// Whether the book knows that the store holds no challenges for `period`.
+    public func knowsNone(of period: Period) -> Bool {
+        guard let place = place(of: period) else { return false }
+        return entries[place].stored.isEmpty
+    }
+
     /// Takes on what the store holds for `period`.
     public mutating func know(_ period: Period, stored: [StoredChallenge]) {
         let stored = stored.sorted { $0.choice.slot < $1.choice.slot }

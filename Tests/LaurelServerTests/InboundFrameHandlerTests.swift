@@ -23,10 +23,29 @@ import Testing
         .line(ByteBuffer(string: line))
     }
 
+    @Test func theGateSeesTheChannelsWritabilityAndItsEnd() throws {
+        let channel = EmbeddedChannel()
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let gate = LineGate()
+        let (handler, frames) = InboundFrameHandler.make(on: channel.eventLoop, lowWatermark: 2, highWatermark: 4, gate: gate)
+        try channel.pipeline.syncOperations.addHandler(handler)
+        _ = frames
+        #expect(gate.withState { $0.writable } && gate.isActive)
+        // Above the high write watermark, and below it again.
+        channel.isWritable = false
+        channel.pipeline.syncOperations.fireChannelWritabilityChanged()
+        #expect(!gate.withState { $0.writable }, "a writer sees a slow consumer")
+        channel.isWritable = true
+        channel.pipeline.syncOperations.fireChannelWritabilityChanged()
+        #expect(gate.withState { $0.writable })
+        _ = try channel.finish()
+        #expect(!gate.isActive, "requests read before the channel closed are not executed")
+    }
+
     @Test func readingWaitsAboveTheHighWatermarkUntilTheConsumerAsksForMore() throws {
         let channel = EmbeddedChannel()
         let counter = ReadCounter()
-        let (handler, frames) = InboundFrameHandler.make(on: channel.eventLoop, lowWatermark: 2, highWatermark: 4)
+        let (handler, frames) = InboundFrameHandler.make(on: channel.eventLoop, lowWatermark: 2, highWatermark: 4, gate: LineGate())
         try channel.pipeline.syncOperations.addHandler(counter)
         try channel.pipeline.syncOperations.addHandler(handler)
         _ = frames
@@ -51,7 +70,7 @@ import Testing
 
     @Test func theFramesArriveInOrderAndEndWhenTheClientClosesItsSide() async throws {
         let channel = EmbeddedChannel()
-        let (handler, frames) = InboundFrameHandler.make(on: channel.eventLoop, lowWatermark: 2, highWatermark: 64)
+        let (handler, frames) = InboundFrameHandler.make(on: channel.eventLoop, lowWatermark: 2, highWatermark: 64, gate: LineGate())
         try channel.pipeline.syncOperations.addHandler(handler)
         // One read brings two lines, the next one; then the client closes its side.
         channel.pipeline.syncOperations.fireChannelRead(NIOAny(Self.frame("t1 PING")))
@@ -71,7 +90,7 @@ import Testing
     @Test func anErrorEndsTheFramesWithIt() async throws {
         struct Broken: Error {}
         let channel = EmbeddedChannel()
-        let (handler, frames) = InboundFrameHandler.make(on: channel.eventLoop, lowWatermark: 2, highWatermark: 64)
+        let (handler, frames) = InboundFrameHandler.make(on: channel.eventLoop, lowWatermark: 2, highWatermark: 64, gate: LineGate())
         try channel.pipeline.syncOperations.addHandler(handler)
         try channel.writeInbound(Self.frame("t1 PING"))
         channel.pipeline.syncOperations.fireErrorCaught(Broken())

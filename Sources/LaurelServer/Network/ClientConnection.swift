@@ -34,7 +34,8 @@ struct ClientConnection {
             requestsPerSecond: configuration.connectionRequestsPerSecond, burst: configuration.connectionRequestBurst)
         do {
             try await connection.executeThenClose { inbound in
-                let lineWriter = ConnectionLineWriter(id: id, channel: channel, framing: connection.framing, metrics: services.metrics)
+                let lineWriter = ConnectionLineWriter(
+                    id: id, channel: channel, gate: connection.gate, framing: connection.framing, metrics: services.metrics)
                 defer {
                     if let user = state.context?.user.id, let ended = services.registry.detach(id, from: user),
                        let snapshot = ended.progress.any?.snapshot {
@@ -48,7 +49,7 @@ struct ClientConnection {
                     // A request whose connection has gone is not executed: no one would read its answer, and a
                     // client that pipelined many and left must not keep the server busy (its LOGs were not
                     // acknowledged, so a retry after reconnecting is the client's to make).
-                    guard channel.isActive else {
+                    guard connection.gate.isActive else {
                         services.metrics.requestsDropped.increment()
                         continue
                     }
@@ -63,7 +64,7 @@ struct ClientConnection {
                         if isAuth { channel.pipeline.fireUserInboundEventTriggered(ConnectionLifecycleHandler.AuthStarted()) }
                         let place = await services.authentications.enter(from: connection.source.current.flatMap(ConnectionSource.guessingKey))
                         // A client that left while it waited for a place has its request dropped like any other.
-                        guard channel.isActive else {
+                        guard connection.gate.isActive else {
                             services.authentications.leave(place)
                             services.metrics.requestsDropped.increment()
                             continue

@@ -15,7 +15,8 @@ typealias InboundFrames = NIOThrowingAsyncSequenceProducer<
 
 /// The last handler of a connection's pipeline: it hands the frames each read brings to ``InboundFrames`` at the
 /// read's end, holds back the channel's next read while the connection's task has enough unread, and ends the
-/// frames when the client closes its side, the connection closes or breaks.
+/// frames when the client closes its side, the connection closes or breaks. It also tells the connection's
+/// ``LineGate`` when the channel goes inactive or its writability changes.
 final class InboundFrameHandler: ChannelDuplexHandler {
     typealias InboundIn = InboundFrame
     typealias OutboundIn = Any
@@ -34,10 +35,14 @@ final class InboundFrameHandler: ChannelDuplexHandler {
     /// What the current read brought, handed over at its end.
     private var unhanded: [InboundFrame] = []
     private var reading = Reading.on
+    private let gate: LineGate
 
-    /// A handler for a channel on `eventLoop`, and the frames it feeds, which wait unread up to `highWatermark`.
-    static func make(on eventLoop: any EventLoop, lowWatermark: Int, highWatermark: Int) -> (InboundFrameHandler, InboundFrames) {
-        let handler = InboundFrameHandler()
+    /// A handler for a channel on `eventLoop`, and the frames it feeds, which wait unread up to `highWatermark`; it
+    /// notes the channel's state in `gate`.
+    static func make(
+        on eventLoop: any EventLoop, lowWatermark: Int, highWatermark: Int, gate: LineGate
+    ) -> (InboundFrameHandler, InboundFrames) {
+        let handler = InboundFrameHandler(gate: gate)
         let made = InboundFrames.makeSequence(
             backPressureStrategy: .init(lowWatermark: lowWatermark, highWatermark: highWatermark), finishOnDeinit: false,
             delegate: Demand(handler: NIOLoopBound(handler, eventLoop: eventLoop)))
@@ -45,10 +50,13 @@ final class InboundFrameHandler: ChannelDuplexHandler {
         return (handler, made.sequence)
     }
 
-    private init() {}
+    private init(gate: LineGate) {
+        self.gate = gate
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        gate.noteWritable(context.channel.isWritable)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -66,8 +74,14 @@ final class InboundFrameHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        gate.noteInactive()
         finish(error: nil)
         context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        gate.noteWritable(context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

@@ -267,6 +267,8 @@ struct AcceptedConnection: Sendable {
     let framing: LineFraming
     let expiry: ConnectionExpiry
     let source: ConnectionSource
+    /// Whether the connection's lines may still go out (its writer's, and its request loop's, view of the channel).
+    let gate: LineGate
 
     /// Begins a connection's pipeline: the client's address is the peer's, or with `--proxy-protocol` the one the
     /// balancer's header names (read first, before TLS).
@@ -285,8 +287,11 @@ struct AcceptedConnection: Sendable {
         try channel.pipeline.syncOperations.addHandler(ConnectionLifecycleHandler(
             authTimeout: configuration.authTimeout, idleTimeout: configuration.idleTimeout, expiry: expiry))
         let inFlight = configuration.maxRequestsInFlight
-        let (handler, frames) = InboundFrameHandler.make(on: channel.eventLoop, lowWatermark: max(1, inFlight / 2), highWatermark: inFlight)
+        let gate = LineGate()
+        let (handler, frames) = InboundFrameHandler.make(
+            on: channel.eventLoop, lowWatermark: max(1, inFlight / 2), highWatermark: inFlight, gate: gate)
         try channel.pipeline.syncOperations.addHandler(handler)
+        self.gate = gate
         self.channel = channel
         self.frames = frames
         self.expiry = expiry

@@ -24,18 +24,20 @@ actor ConnectionLineWriter {
     private let channel: any Channel
     private let framing: LineFraming
     private let metrics: ServerMetrics
-    /// Whether `BYE` was said. Held under a lock with every hand-over to the channel, so that lines leave in the order
-    /// they were written and none after `BYE`, while writing an answer costs its request no hop to this actor.
-    private let closed = Mutex(false)
+    /// Whether `BYE` was said, and the channel's writability as its event loop saw it last. Held under a lock with
+    /// every hand-over to the channel, so that lines leave in the order they were written and none after `BYE`, while
+    /// writing an answer costs its request no hop to this actor.
+    private let gate: LineGate
     private var deliveredSeq: Int64 = 0
     private var pending: [Int64: StoredPush] = [:]
     private var holding = false
     private var draining = false
     private var missedPushes: (@Sendable (_ after: Int64) async -> [StoredPush])?
 
-    init(id: ConnectionID, channel: any Channel, framing: LineFraming, metrics: ServerMetrics) {
+    init(id: ConnectionID, channel: any Channel, gate: LineGate, framing: LineFraming, metrics: ServerMetrics) {
         self.id = id
         self.channel = channel
+        self.gate = gate
         self.framing = framing
         self.metrics = metrics
     }
@@ -68,11 +70,11 @@ actor ConnectionLineWriter {
 
     /// Runs `write` under the lock unless `BYE` was said; a channel that is no longer writable is a slow consumer.
     private nonisolated func handOver(_ write: (any Channel) -> Void) {
-        closed.withLock { closed in
-            guard !closed else { return }
-            guard channel.isWritable else {
+        gate.withState { state in
+            guard !state.closed else { return }
+            guard state.writable else {
                 metrics.slowConsumers.increment()
-                sayBye(reason: "slow_consumer", closed: &closed)
+                sayBye(reason: "slow_consumer", closed: &state.closed)
                 return
             }
             write(channel)
@@ -87,7 +89,7 @@ actor ConnectionLineWriter {
     /// Stored pushes that just happened (of one write, or read back), in any order; `answer`, the answer of the
     /// request that made them, goes out first, with them when they can go at once.
     func deliver(_ pushes: [StoredPush], after answer: consuming ByteBuffer? = nil) async {
-        guard !closed.withLock({ $0 }) else {
+        guard !gate.withState({ $0.closed }) else {
             metrics.pushesDropped.increment(by: pushes.lazy.filter { $0.seq > self.deliveredSeq }.count)
             return
         }
@@ -132,7 +134,7 @@ actor ConnectionLineWriter {
     /// Says `BYE` (after every line written before it, as far as the client takes them) and closes the connection.
     /// Nothing is written after it.
     nonisolated func close(reason: String) {
-        closed.withLock { sayBye(reason: reason, closed: &$0) }
+        gate.withState { sayBye(reason: reason, closed: &$0.closed) }
     }
 
     private nonisolated func sayBye(reason: String, closed: inout Bool) {

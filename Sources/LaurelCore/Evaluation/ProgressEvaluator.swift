@@ -132,14 +132,14 @@ struct ChangeDecider {
     /// every table in them), the progress into `home` when it came from there, and the decider is left empty: this
     /// is the last thing asked of it.
     mutating func decision(_ outcome: ChangeOutcome) -> Decision {
-        let shared: SharedProgress
-        if let home {
-            home.held = exchange(&progress, with: .vacant)
-            shared = home
-        } else {
-            shared = SharedProgress(exchange(&progress, with: .vacant))
-        }
+        let shared = home ?? SharedProgress(exchange(&progress, with: .vacant))
+        if home != nil { handProgressHome() }
         return Decision(shared: shared, writes: exchange(&writes, with: ProgressWrites()), events: events, outcome: outcome, decidedAt: now)
+    }
+
+    /// Puts the progress back into `home`, where a decision in place took it from.
+    private mutating func handProgressHome() {
+        home?.held = exchange(&progress, with: .vacant)
     }
 
     /// Decides `change`: the decision, or what it needs, or why it is refused. Not decided, a progress taken from
@@ -151,7 +151,7 @@ struct ChangeDecider {
                 of: writes, outcome: outcome, after: progress, decidedAt: now, before: baseline, builtInActivities: rules.builtInActivityIDs)
             return .decided(decision(outcome))
         } catch {
-            if let home { home.held = exchange(&progress, with: .vacant) }
+            handProgressHome()
             switch error {
             case .needs(let pieces): return .needs(pieces)
             case .refused(let refusal): return .refused(refusal)

@@ -30,6 +30,13 @@ import Testing
         }
     }
 
+    /// A burst of LOGs after a quiet spell must not wait for WAL segments to be created and zero-filled.
+    @Test func postgresKeepsWalSegmentsAhead() throws {
+        let command = try Self.service("postgres")["command"]?.sequence?.compactMap { $0.scalar } ?? []
+        #expect(command.first == "postgres")
+        #expect(command.contains("min_wal_size=1GB"), "postgres runs with min_wal_size=1GB: \(command)")
+    }
+
     @Test func migrateWaitsForAHealthyPostgresAndLaurelForTheMigration() throws {
         let migrate = try Self.service("migrate")
         #expect(migrate["depends_on"]?["postgres"]?["condition"] == .scalar("service_healthy"))
